@@ -1,0 +1,68 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "photos",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "photos", targets: ["photos"]),
+        .executable(name: "photos-fixture-server", targets: ["photos-fixture-server"]),
+        .library(name: "PhotosTransport", targets: ["PhotosTransport"]),
+        .library(name: "FixtureServerKit", targets: ["FixtureServerKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+    ],
+    targets: [
+        // MARK: C edge
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
+        .target(name: "CurlShim", dependencies: ["CCurl"]),
+
+        // MARK: Core and infrastructure
+        .target(name: "PhotosCore"),
+        .target(name: "PhotosTransport", dependencies: ["PhotosCore", "CurlShim"]),
+        .target(name: "PhotosTerminal", dependencies: ["PhotosCore"]),
+
+        // MARK: CLI
+        .target(
+            name: "PhotosCLI",
+            dependencies: [
+                "PhotosCore", "PhotosTransport", "PhotosTerminal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "photos", dependencies: ["PhotosCLI"]),
+
+        // MARK: Test bed
+        .target(
+            name: "FixtureServerKit",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        .executableTarget(
+            name: "photos-fixture-server",
+            dependencies: [
+                "FixtureServerKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // MARK: Tests
+        .testTarget(
+            name: "PhotosTransportTests",
+            dependencies: ["PhotosTransport", "FixtureServerKit"]
+        ),
+    ]
+)

@@ -1,0 +1,4 @@
+#ifndef PHOTOS_CCURL_SHIM_H
+#define PHOTOS_CCURL_SHIM_H
+#include <curl/curl.h>
+#endif

@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import PhotosCore
+import PhotosTransport
+
+/// Hidden commands for demos and benchmarks of the transport.
+struct DebugCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "debug",
+        abstract: "Developer tools: exercise the transport directly.",
+        shouldDisplay: false,
+        subcommands: [Fetch.self]
+    )
+
+    struct Fetch: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Download every URL of a list in parallel and print a JSON summary.",
+            discussion: """
+                Example:
+                  photos debug fetch --urls urls.txt --out /tmp/thumbs
+                """
+        )
+
+        @Option(help: "File with one URL per line.")
+        var urls: String
+
+        @Option(help: "Folder the files are written to (created if missing).")
+        var out: String
+
+        @Option(help: "Connections per host.")
+        var connectionsPerHost = 1
+
+        func run() async throws {
+            let list = try String(contentsOfFile: urls, encoding: .utf8)
+                .split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
+            let folder = URL(fileURLWithPath: out, isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            var configuration = TransportConfiguration.fromEnvironment()
+            configuration.maxConnectionsPerHost = connectionsPerHost
+            let transport = try CurlTransport(configuration: configuration)
+            let clock = ContinuousClock()
+            let started = clock.now
+            let failures = await withTaskGroup(of: Bool.self) { group in
+                for (index, url) in list.enumerated() {
+                    group.addTask {
+                        let target = folder.appendingPathComponent(String(format: "%05d", index))
+                        do {
+                            let response = try await transport.download(HTTPRequest(url: url), to: target)
+                            return response.isSuccess
+                        } catch {
+                            return false
+                        }
+                    }
+                }
+                var failures = 0
+                for await ok in group where !ok { failures += 1 }
+                return failures
+            }
+            let elapsed = clock.now - started
+            let statistics = transport.statistics
+            let versions = statistics.transfersByVersion.map { "\"\($0.key.rawValue)\":\($0.value)" }.sorted()
+            print(
+                "{\"files\":\(list.count),\"failed\":\(failures),\"connections\":\(statistics.connectionsOpened),"
+                    + "\"versions\":{\(versions.joined(separator: ","))},\"bytes\":\(statistics.bytesReceived),"
+                    + "\"wall_ms\":\(elapsed.milliseconds)}"
+            )
+            if failures > 0 { throw ExitCode(69) }
+        }
+    }
+}
+
+extension Duration {
+    var milliseconds: Int {
+        let (seconds, attoseconds) = components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+/// The HTTP version a transfer used.
+public enum HTTPVersion: String, Sendable, Codable, CaseIterable {
+    case http1_0 = "HTTP/1.0"
+    case http1_1 = "HTTP/1.1"
+    case http2 = "HTTP/2"
+    case http3 = "HTTP/3"
+    case unknown = "unknown"
+}
+
+/// Response headers, looked up case-insensitively. Repeated names keep every value, in order.
+public struct HTTPHeaders: Sendable, Equatable, Sequence {
+    public private(set) var fields: [(name: String, value: String)] = []
+
+    public init(_ fields: [(String, String)] = []) {
+        self.fields = fields.map { (name: $0.0, value: $0.1) }
+    }
+
+    public mutating func add(name: String, value: String) {
+        fields.append((name: name, value: value))
+    }
+
+    /// The first value of the header `name` (case-insensitive), if present.
+    public subscript(name: String) -> String? {
+        fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+        fields.makeIterator()
+    }
+
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
+    }
+}
+
+/// A GET request for the transport. Only `http` and `https` URLs are accepted.
+public struct HTTPRequest: Sendable, Hashable {
+    public var url: String
+    /// Extra request headers (e.g. `If-None-Match`).
+    public var headers: [String: String]
+    /// Largest body accepted into memory; larger bodies fail with `TransportError.tooLarge`.
+    public var maxBodyBytes: Int
+    /// Upper bound for the whole transfer, retries excluded; `nil` means no total limit.
+    public var totalTimeout: Duration?
+    /// Whether the transport may retry this request (only idempotent requests).
+    public var retryable: Bool
+
+    public static let defaultMaxBodyBytes = 32 * 1024 * 1024
+
+    public init(
+        url: String,
+        headers: [String: String] = [:],
+        maxBodyBytes: Int = HTTPRequest.defaultMaxBodyBytes,
+        totalTimeout: Duration? = nil,
+        retryable: Bool = true
+    ) {
+        self.url = url
+        self.headers = headers
+        self.maxBodyBytes = maxBodyBytes
+        self.totalTimeout = totalTimeout
+        self.retryable = retryable
+    }
+}
+
+/// What one finished transfer produced.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: HTTPHeaders
+    /// The body for in-memory requests; empty for downloads to a file.
+    public var body: Data
+    /// The URL after redirects.
+    public var effectiveURL: String
+    public var httpVersion: HTTPVersion
+    /// Body bytes received (after content decoding for in-memory requests).
+    public var bytes: Int
+    public var duration: Duration
+    /// Whether this transfer had to open a new connection.
+    public var openedConnection: Bool
+    /// How many attempts the transport made (1 when no retry was needed).
+    public var attempts: Int
+
+    public init(
+        status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(), effectiveURL: String,
+        httpVersion: HTTPVersion = .unknown, bytes: Int = 0, duration: Duration = .zero,
+        openedConnection: Bool = false, attempts: Int = 1
+    ) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.effectiveURL = effectiveURL
+        self.httpVersion = httpVersion
+        self.bytes = bytes
+        self.duration = duration
+        self.openedConnection = openedConnection
+        self.attempts = attempts
+    }
+
+    public var isSuccess: Bool { (200..<300).contains(status) }
+}
+
+/// The transport as providers and the cache see it: fetch into memory, or into a file.
+public protocol HTTPFetching: Sendable {
+    /// Fetches `request` into memory.
+    /// - Throws: `TransportError` for network, TLS, size and protocol failures. HTTP error
+    ///   statuses are returned, not thrown.
+    func data(for request: HTTPRequest) async throws -> HTTPResponse
+
+    /// Streams `request` into `destination`. The file appears only when the whole body arrived
+    /// with a 2xx status and the byte count matches `Content-Length`; otherwise no file is left.
+    /// - Throws: `TransportError`; `CancellationError` when the task is cancelled.
+    func download(_ request: HTTPRequest, to destination: URL) async throws -> HTTPResponse
+}

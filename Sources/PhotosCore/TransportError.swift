@@ -1,0 +1,82 @@
+import Foundation
+
+/// Why a transfer failed. Messages name the host, never the full URL (URLs may carry API keys).
+public enum TransportError: Error, Sendable, Equatable {
+    case invalidURL
+    /// A URL or redirect whose scheme is not http or https.
+    case unsupportedScheme(String)
+    case tls(host: String, detail: String)
+    case cannotResolve(host: String)
+    case cannotConnect(host: String, detail: String)
+    /// A host that failed moments ago; not tried again for a while.
+    case hostDown(host: String)
+    case timedOut(host: String, phase: TimeoutPhase)
+    /// The body ended before `Content-Length` bytes arrived.
+    case truncated(host: String, expected: Int, received: Int)
+    /// The connection or stream was reset by the peer.
+    case connectionLost(host: String, detail: String)
+    case tooLarge(host: String, limit: Int)
+    case tooManyRedirects(host: String)
+    case fileSystem(path: String, detail: String)
+    case protocolError(host: String, detail: String)
+    /// The server kept answering with errors until the retries ran out.
+    case retriesExhausted(host: String, status: Int)
+    case other(host: String, code: Int, detail: String)
+
+    public enum TimeoutPhase: String, Sendable {
+        case connect, stalled, total
+    }
+
+    /// Whether the failure happened before any server answered (useful for fail-fast per host).
+    public var isHostFailure: Bool {
+        switch self {
+        case .cannotResolve, .cannotConnect, .hostDown: return true
+        case .timedOut(_, let phase): return phase == .connect
+        default: return false
+        }
+    }
+}
+
+extension TransportError: CustomStringConvertible, LocalizedError {
+    public var description: String {
+        switch self {
+        case .invalidURL:
+            return "invalid URL"
+        case .unsupportedScheme(let scheme):
+            return "refused a \(scheme.isEmpty ? "non-HTTP" : "'\(scheme)'") URL: only http and https are allowed"
+        case .tls(let host, let detail):
+            return "TLS certificate of \(host) could not be verified (\(detail)); "
+                + "if this host uses a private CA, set PHOTOS_CA_BUNDLE to its PEM file"
+        case .cannotResolve(let host):
+            return "cannot resolve host \(host)"
+        case .cannotConnect(let host, let detail):
+            return "cannot connect to \(host) (\(detail))"
+        case .hostDown(let host):
+            return "\(host) failed moments ago; not trying it again for now"
+        case .timedOut(let host, let phase):
+            switch phase {
+            case .connect: return "connecting to \(host) timed out"
+            case .stalled: return "transfer from \(host) stalled (too slow for too long)"
+            case .total: return "transfer from \(host) took longer than its time limit"
+            }
+        case .truncated(let host, let expected, let received):
+            return "response from \(host) was cut short: \(received) of \(expected) bytes"
+        case .connectionLost(let host, let detail):
+            return "connection to \(host) was lost (\(detail))"
+        case .tooLarge(let host, let limit):
+            return "response from \(host) is larger than the \(limit)-byte limit"
+        case .tooManyRedirects(let host):
+            return "too many redirects from \(host)"
+        case .fileSystem(let path, let detail):
+            return "cannot write \(path): \(detail)"
+        case .protocolError(let host, let detail):
+            return "protocol error talking to \(host) (\(detail))"
+        case .retriesExhausted(let host, let status):
+            return "\(host) kept answering HTTP \(status); gave up after retrying"
+        case .other(let host, let code, let detail):
+            return "transfer from \(host) failed (curl \(code): \(detail))"
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

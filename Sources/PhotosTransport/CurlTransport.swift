@@ -1,0 +1,145 @@
+import Foundation
+import PhotosCore
+import Synchronization
+
+/// The HTTP transport of photos: libcurl's multi interface on one loop thread, HTTP/2 over TLS
+/// with many streams on one connection per host, retries with backoff, and in-flight sharing of
+/// identical requests.
+public final class CurlTransport: HTTPFetching {
+    public let configuration: TransportConfiguration
+    private let loop: CurlLoop
+    private let coalescer = RequestCoalescer<RequestKey, HTTPResponse>()
+    private let retryTokens: Mutex<Double>
+
+    private struct RequestKey: Hashable, Sendable {
+        let request: HTTPRequest
+        let destination: TransferDestination
+    }
+
+    /// - Throws: `TransportError` when libcurl cannot be initialised.
+    public init(configuration: TransportConfiguration = .fromEnvironment()) throws(TransportError) {
+        self.configuration = configuration
+        loop = try CurlLoop(configuration: configuration)
+        retryTokens = Mutex(configuration.retry.budget)
+    }
+
+    deinit {
+        loop.shutdown()
+    }
+
+    /// Counters since the transport was created.
+    public var statistics: TransportStatistics {
+        loop.statistics.withLock { $0 }
+    }
+
+    public func data(for request: HTTPRequest) async throws -> HTTPResponse {
+        try await coalescer.run(RequestKey(request: request, destination: .memory)) { [self] in
+            try await execute(request, destination: .memory)
+        }
+    }
+
+    public func download(_ request: HTTPRequest, to destination: URL) async throws -> HTTPResponse {
+        let target = TransferDestination.file(destination.standardizedFileURL)
+        return try await coalescer.run(RequestKey(request: request, destination: target)) { [self] in
+            try await execute(request, destination: target)
+        }
+    }
+
+    /// Marks `host` as down, as if it had just failed to connect (the CLI uses this to stop
+    /// asking a host that is known to be gone).
+    public func markDown(_ host: String) {
+        let until = ContinuousClock.now + configuration.hostDownInterval
+        loop.downHosts.withLock { $0[host] = until }
+    }
+
+    // MARK: Attempts and retries
+
+    private func execute(_ request: HTTPRequest, destination: TransferDestination) async throws -> HTTPResponse {
+        let host = try Self.validatedHost(request.url)
+        let policy = request.retryable ? configuration.retry : .none
+        var attempt = 0
+        while true {
+            attempt += 1
+            try Task.checkCancellation()
+            if loop.isDown(host) { throw TransportError.hostDown(host: host) }
+            let delay: Duration
+            do {
+                var response = try await attemptOnce(request, destination: destination, host: host)
+                response.attempts = attempt
+                guard Self.isRetryable(status: response.status), attempt < policy.maxAttempts,
+                      let wait = retryDelay(after: response, attempt: attempt, policy: policy),
+                      takeRetryToken()
+                else {
+                    if response.isSuccess { refillRetryTokens() }
+                    return response
+                }
+                delay = wait
+            } catch let error as TransportError {
+                if case .cannotResolve = error { markDown(host) }
+                guard Self.isRetryable(error), attempt < policy.maxAttempts, takeRetryToken() else {
+                    if error.isHostFailure { markDown(host) }
+                    throw error
+                }
+                delay = policy.backoff(afterAttempt: attempt)
+            }
+            loop.statistics.withLock { $0.retries += 1 }
+            try await Task.sleep(for: delay)
+        }
+    }
+
+    private func attemptOnce(_ request: HTTPRequest, destination: TransferDestination, host: String) async throws -> HTTPResponse {
+        let transfer = Transfer(request: request, destination: destination, host: host)
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                transfer.completion.wait(continuation)
+                loop.submit(transfer)
+            }
+        } onCancel: {
+            loop.cancel(transfer)
+        }
+        return try result.get()
+    }
+
+    private func retryDelay(after response: HTTPResponse, attempt: Int, policy: RetryPolicy) -> Duration? {
+        guard let retryAfter = RetryPolicy.retryAfter(response.headers["Retry-After"]) else {
+            return policy.backoff(afterAttempt: attempt)
+        }
+        // A server that asks for a longer pause than we are willing to wait gets its answer now.
+        return retryAfter <= policy.maxRetryAfter ? retryAfter : nil
+    }
+
+    private func takeRetryToken() -> Bool {
+        retryTokens.withLock { tokens in
+            guard tokens >= 1 else { return false }
+            tokens -= 1
+            return true
+        }
+    }
+
+    private func refillRetryTokens() {
+        let refill = configuration.retry.budgetRefill, ceiling = configuration.retry.budget
+        retryTokens.withLock { $0 = min($0 + refill, ceiling) }
+    }
+
+    static func isRetryable(status: Int) -> Bool {
+        status == 429 || status == 500 || status == 502 || status == 503 || status == 504
+    }
+
+    static func isRetryable(_ error: TransportError) -> Bool {
+        switch error {
+        case .connectionLost, .truncated, .cannotConnect: return true
+        default: return false
+        }
+    }
+
+    /// The host of an http(s) URL.
+    /// - Throws: `TransportError.unsupportedScheme` or `.invalidURL`.
+    static func validatedHost(_ url: String) throws(TransportError) -> String {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased() else {
+            throw .invalidURL
+        }
+        guard scheme == "http" || scheme == "https" else { throw .unsupportedScheme(scheme) }
+        guard let host = components.host, !host.isEmpty else { throw .invalidURL }
+        return host
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import PhotosCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file being written beside its final name, published by rename only when complete.
+///
+/// Temp names end in `TempFile.suffix` so a cache can find orphans left by a killed process.
+struct TempFile {
+    static let suffix = ".photos-partial"
+
+    let target: URL
+    let path: String
+    private var descriptor: Int32
+
+    init(for target: URL) throws(TransportError) {
+        self.target = target
+        let directory = target.deletingLastPathComponent().path
+        let random = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        path = directory + "/." + target.lastPathComponent + "." + random + Self.suffix
+        descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw .fileSystem(path: target.path, detail: String(cString: strerror(errno)))
+        }
+    }
+
+    /// Writes all of `bytes`, retrying short writes and interrupted calls.
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) throws(TransportError) {
+        guard var pointer = bytes.baseAddress else { return }
+        var remaining = bytes.count
+        while remaining > 0 {
+            let written = write(descriptor, pointer, remaining)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw .fileSystem(path: target.path, detail: String(cString: strerror(errno)))
+            }
+            remaining -= written
+            pointer += written
+        }
+    }
+
+    /// Closes the file and renames it to its target, atomically replacing any old file.
+    mutating func commit() throws(TransportError) {
+        let closed = close(descriptor)
+        descriptor = -1
+        guard closed == 0, rename(path, target.path) == 0 else {
+            let detail = String(cString: strerror(errno))
+            unlink(path)
+            throw .fileSystem(path: target.path, detail: detail)
+        }
+    }
+
+    /// Closes and deletes the partial file.
+    mutating func discard() {
+        if descriptor >= 0 {
+            close(descriptor)
+            descriptor = -1
+        }
+        unlink(path)
+    }
+}

@@ -1,0 +1,343 @@
+import CurlShim
+import Foundation
+import PhotosCore
+
+/// Where a transfer's body goes.
+enum TransferDestination: Sendable, Hashable {
+    case memory
+    case file(URL)
+}
+
+/// One attempt at one request: its easy handle, its body sink and its completion.
+///
+/// After `submit`, every field but `completion` is touched only on the transport's loop thread.
+final class Transfer: @unchecked Sendable {
+    let request: HTTPRequest
+    let destination: TransferDestination
+    let host: String
+    let completion = TransferCompletion()
+    let started = ContinuousClock.now
+
+    private(set) var easy: UnsafeMutableRawPointer?
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+
+    // Response state, filled by libcurl's callbacks on the loop thread.
+    private(set) var status = 0
+    private(set) var headers = HTTPHeaders()
+    private var body = Data()
+    private var bodyBytes = 0
+    private var abortReason: TransportError?
+    private var file: TempFile?
+    /// Connections libcurl opened for this transfer, known once it finished.
+    private(set) var connectionsOpened = 0
+
+    /// Bytes of an error response kept for diagnostics when downloading to a file.
+    private static let errorBodyLimit = 64 * 1024
+
+    init(request: HTTPRequest, destination: TransferDestination, host: String) {
+        self.request = request
+        self.destination = destination
+        self.host = host
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    deinit {
+        releaseHandle()
+        file?.discard()
+        errorBuffer.deallocate()
+    }
+
+    // MARK: Set-up
+
+    /// Creates and configures the easy handle. Runs on the loop thread.
+    func makeHandle(configuration: TransportConfiguration) throws(TransportError) -> UnsafeMutableRawPointer {
+        guard let easy = curl_easy_init() else {
+            throw .other(host: host, code: Int(CURLE_FAILED_INIT.rawValue), detail: "curl_easy_init failed")
+        }
+        self.easy = easy
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        var ok = true
+        func set(_ code: CURLcode) { if code != CURLE_OK { ok = false } }
+
+        set(photos_curl_easy_setopt_string(easy, CURLOPT_URL, request.url))
+        set(photos_curl_easy_setopt_pointer(easy, CURLOPT_PRIVATE, me))
+        set(photos_curl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(errorBuffer)))
+        set(photos_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1))
+        set(photos_curl_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https"))
+        set(photos_curl_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"))
+        set(photos_curl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1))
+        set(photos_curl_easy_setopt_long(easy, CURLOPT_MAXREDIRS, 5))
+        set(photos_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)))
+        set(photos_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1))
+        set(photos_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1))
+        set(photos_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2))
+        if let ca = configuration.caBundlePath {
+            set(photos_curl_easy_setopt_string(easy, CURLOPT_CAINFO, ca))
+        }
+        set(photos_curl_easy_setopt_string(easy, CURLOPT_USERAGENT, configuration.userAgent))
+        set(photos_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeout.milliseconds))
+        set(photos_curl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, configuration.lowSpeedLimit))
+        set(photos_curl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, configuration.lowSpeedTime.seconds)))
+        if let total = request.totalTimeout {
+            set(photos_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, total.milliseconds)))
+        }
+        if destination == .memory {
+            // Compressed JSON is welcome; images are stored exactly as served.
+            set(photos_curl_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, ""))
+            set(photos_curl_easy_setopt_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxBodyBytes)))
+        }
+        for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
+            let line = "\(name): \(value)"
+            guard !line.contains("\r"), !line.contains("\n") else { continue }
+            headerList = curl_slist_append(headerList, line)
+        }
+        if let headerList {
+            set(photos_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList))
+        }
+        set(photos_curl_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION, transferHeaderCallback))
+        set(photos_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, me))
+        set(photos_curl_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, transferWriteCallback))
+        set(photos_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, me))
+        guard ok else {
+            throw .other(host: host, code: Int(CURLE_BAD_FUNCTION_ARGUMENT.rawValue), detail: "libcurl refused an option")
+        }
+        return easy
+    }
+
+    /// Frees the easy handle; the caller has removed it from the multi handle.
+    func releaseHandle() {
+        if let easy {
+            curl_easy_cleanup(easy)
+            self.easy = nil
+        }
+        if let headerList {
+            curl_slist_free_all(headerList)
+            self.headerList = nil
+        }
+    }
+
+    /// Drops any partial output (temp file). Runs on the loop thread.
+    func discardOutput() {
+        file?.discard()
+        file = nil
+    }
+
+    // MARK: Callbacks (loop thread)
+
+    fileprivate func receiveHeader(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        var text = String(decoding: line, as: UTF8.self)
+        while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
+        if text.hasPrefix("HTTP/") {
+            // A new response (redirect, 100 Continue): forget the previous one's headers.
+            headers = HTTPHeaders()
+            let parts = text.split(separator: " ", maxSplits: 2)
+            status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+            return true
+        }
+        if text.isEmpty {
+            return headersComplete()
+        }
+        guard let colon = text.firstIndex(of: ":") else { return true }
+        let name = String(text[..<colon]).trimmingCharacters(in: .whitespaces)
+        let value = String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+        headers.add(name: name, value: value)
+        return true
+    }
+
+    private func headersComplete() -> Bool {
+        guard (200..<300).contains(status) else { return true }
+        let declared = headers["Content-Length"].flatMap(Int.init)
+        if destination == .memory, let declared, declared > request.maxBodyBytes, headers["Content-Encoding"] == nil {
+            abortReason = .tooLarge(host: host, limit: request.maxBodyBytes)
+            return false
+        }
+        if destination == .memory, let declared, declared > 0 {
+            body.reserveCapacity(min(declared, request.maxBodyBytes))
+        }
+        return true
+    }
+
+    fileprivate func receiveBody(_ chunk: UnsafeBufferPointer<UInt8>) -> Bool {
+        bodyBytes += chunk.count
+        switch destination {
+        case .memory:
+            guard body.count + chunk.count <= request.maxBodyBytes else {
+                abortReason = .tooLarge(host: host, limit: request.maxBodyBytes)
+                return false
+            }
+            body.append(chunk)
+        case .file(let target):
+            guard (200..<300).contains(status) else {
+                if body.count < Self.errorBodyLimit {
+                    body.append(UnsafeBufferPointer(rebasing: chunk.prefix(Self.errorBodyLimit - body.count)))
+                }
+                return true
+            }
+            do {
+                if file == nil { file = try TempFile(for: target) }
+                try file?.append(chunk)
+            } catch {
+                abortReason = error
+                return false
+            }
+        }
+        return true
+    }
+
+    // MARK: Completion (loop thread)
+
+    /// Turns libcurl's result into a response or an error, and publishes a finished file.
+    func finish(code: CURLcode) -> Result<HTTPResponse, any Error> {
+        defer { releaseHandleAfterInfo() }
+        guard let easy else { return .failure(TransportError.other(host: host, code: -1, detail: "no handle")) }
+        var connects = 0
+        photos_curl_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
+        connectionsOpened = connects
+
+        if code != CURLE_OK {
+            discardOutput()
+            return .failure(error(for: code, easy: easy))
+        }
+
+        var responseCode = 0
+        photos_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &responseCode)
+        if responseCode != 0 { status = responseCode }
+        var version = 0
+        photos_curl_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
+        var effective: UnsafePointer<CChar>?
+        photos_curl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
+        var downloaded: curl_off_t = 0
+        photos_curl_easy_getinfo_offset(easy, CURLINFO_SIZE_DOWNLOAD_T, &downloaded)
+
+        // libcurl 7.88 may report a stream cut by RST or GOAWAY as complete: check the length.
+        if let declared = headers["Content-Length"].flatMap(Int.init), (200..<300).contains(status) {
+            let received = headers["Content-Encoding"] == nil ? bodyBytes : Int(downloaded)
+            if received != declared {
+                discardOutput()
+                return .failure(TransportError.truncated(host: host, expected: declared, received: received))
+            }
+        }
+
+        if case .file(let target) = destination, (200..<300).contains(status) {
+            do {
+                if file == nil { file = try TempFile(for: target) }  // an empty body is still a file
+                try file?.commit()
+                file = nil
+            } catch {
+                discardOutput()
+                return .failure(error)
+            }
+        }
+
+        return .success(HTTPResponse(
+            status: status,
+            headers: headers,
+            body: body,
+            effectiveURL: effective.map { String(cString: $0) } ?? request.url,
+            httpVersion: Self.httpVersion(version),
+            bytes: bodyBytes,
+            duration: ContinuousClock.now - started,
+            openedConnection: connects > 0
+        ))
+    }
+
+    private func releaseHandleAfterInfo() {
+        // The multi handle has already let go of the easy handle when finish runs.
+        releaseHandle()
+    }
+
+    private static func httpVersion(_ value: Int) -> HTTPVersion {
+        switch value {
+        case Int(CURL_HTTP_VERSION_1_0): return .http1_0
+        case Int(CURL_HTTP_VERSION_1_1): return .http1_1
+        case Int(CURL_HTTP_VERSION_2_0): return .http2
+        case 30: return .http3
+        default: return .unknown
+        }
+    }
+
+    private func error(for code: CURLcode, easy: UnsafeMutableRawPointer) -> TransportError {
+        if let abortReason { return abortReason }
+        let detail: String = {
+            let text = String(cString: errorBuffer)
+            return text.isEmpty ? String(cString: curl_easy_strerror(code)) : text
+        }()
+        switch code {
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            var redirect: UnsafePointer<CChar>?
+            photos_curl_easy_getinfo_string(easy, CURLINFO_REDIRECT_URL, &redirect)
+            let target = redirect.map { String(cString: $0) } ?? ""
+            let scheme = target.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+            return .unsupportedScheme(scheme.lowercased())
+        case CURLE_URL_MALFORMAT:
+            return .invalidURL
+        case CURLE_COULDNT_RESOLVE_HOST:
+            return .cannotResolve(host: host)
+        case CURLE_COULDNT_CONNECT:
+            return .cannotConnect(host: host, detail: Self.shortDetail(detail))
+        case CURLE_OPERATION_TIMEDOUT:
+            var connectTime: curl_off_t = 0
+            photos_curl_easy_getinfo_offset(easy, CURLINFO_CONNECT_TIME_T, &connectTime)
+            if detail.contains("too slow") { return .timedOut(host: host, phase: .stalled) }
+            if connectTime == 0 && detail.localizedCaseInsensitiveContains("connect") {
+                return .timedOut(host: host, phase: .connect)
+            }
+            return .timedOut(host: host, phase: .total)
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CACERT_BADFILE,
+             CURLE_SSL_CERTPROBLEM, CURLE_SSL_ISSUER_ERROR:
+            return .tls(host: host, detail: Self.shortDetail(detail))
+        case CURLE_PARTIAL_FILE:
+            let declared = headers["Content-Length"].flatMap(Int.init) ?? -1
+            return .truncated(host: host, expected: declared, received: bodyBytes)
+        case CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING:
+            return .connectionLost(host: host, detail: Self.shortDetail(detail))
+        case CURLE_TOO_MANY_REDIRECTS:
+            return .tooManyRedirects(host: host)
+        case CURLE_FILESIZE_EXCEEDED:
+            return .tooLarge(host: host, limit: request.maxBodyBytes)
+        case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING:
+            return .protocolError(host: host, detail: Self.shortDetail(detail))
+        default:
+            return .other(host: host, code: Int(code.rawValue), detail: Self.shortDetail(detail))
+        }
+    }
+
+    /// libcurl's messages can quote the URL; keep only the part before any URL.
+    private static func shortDetail(_ detail: String) -> String {
+        var text = detail
+        if let range = text.range(of: "http", options: .caseInsensitive) {
+            text = String(text[..<range.lowerBound])
+        }
+        text = text.trimmingCharacters(in: CharacterSet(charactersIn: " :,.\n"))
+        return text.isEmpty ? "no detail" : text
+    }
+}
+
+// libcurl's callbacks: `userdata` is the Transfer, retained by the loop while the handle lives.
+private let transferHeaderCallback: photos_curl_data_callback = { data, size, count, userdata in
+    guard let data, let userdata else { return 0 }
+    let transfer = Unmanaged<Transfer>.fromOpaque(userdata).takeUnretainedValue()
+    let length = size * count
+    let buffer = UnsafeBufferPointer(start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length)
+    return transfer.receiveHeader(buffer) ? length : 0
+}
+
+private let transferWriteCallback: photos_curl_data_callback = { data, size, count, userdata in
+    guard let userdata else { return 0 }
+    let transfer = Unmanaged<Transfer>.fromOpaque(userdata).takeUnretainedValue()
+    let length = size * count
+    guard let data, length > 0 else { return length }
+    let buffer = UnsafeBufferPointer(start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length)
+    return transfer.receiveBody(buffer) ? length : 0
+}
+
+extension Duration {
+    var milliseconds: Int {
+        let (seconds, attoseconds) = components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+
+    var seconds: Int { Int(components.seconds) }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import PhotosCore
+
+/// How the transport connects, times out and retries.
+public struct TransportConfiguration: Sendable {
+    /// Connections per host. One is enough for HTTP/2, where every transfer is a stream.
+    public var maxConnectionsPerHost: Int = 1
+    /// Transfers handed to libcurl at once; more wait in the transport's own queue.
+    public var maxActiveTransfers: Int = 200
+    /// Streams per HTTP/2 connection (the server's own limit still applies).
+    public var maxConcurrentStreams: Int = 100
+    public var connectTimeout: Duration = .seconds(10)
+    /// A transfer slower than this many bytes per second for `lowSpeedTime` is a stall.
+    public var lowSpeedLimit: Int = 1024
+    public var lowSpeedTime: Duration = .seconds(30)
+    /// Extra CA certificates (PEM) trusted beside the system store.
+    public var caBundlePath: String?
+    public var userAgent: String = "photos/\(PhotosVersion.current)"
+    public var retry: RetryPolicy = RetryPolicy()
+    /// How long a host that could not be resolved or reached is failed fast.
+    public var hostDownInterval: Duration = .seconds(60)
+
+    public init() {}
+
+    /// The defaults, with `PHOTOS_CA_BUNDLE` from `environment`.
+    public static func fromEnvironment(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> TransportConfiguration {
+        var configuration = TransportConfiguration()
+        if let bundle = environment["PHOTOS_CA_BUNDLE"], !bundle.isEmpty {
+            configuration.caBundlePath = bundle
+        }
+        return configuration
+    }
+}
+
+/// Retries for idempotent GETs: exponential backoff with full jitter, `Retry-After` honoured up
+/// to a cap, and a shared budget so that a failing host cannot multiply the load.
+public struct RetryPolicy: Sendable {
+    public var maxAttempts: Int = 3
+    public var baseDelay: Duration = .milliseconds(250)
+    public var maxDelay: Duration = .seconds(4)
+    /// The longest `Retry-After` honoured; a longer one ends the retries.
+    public var maxRetryAfter: Duration = .seconds(20)
+    /// Retries available at once across the transport; each success earns back `budgetRefill`.
+    public var budget: Double = 20
+    public var budgetRefill: Double = 0.2
+
+    public init() {}
+
+    public static let none: RetryPolicy = {
+        var policy = RetryPolicy()
+        policy.maxAttempts = 1
+        return policy
+    }()
+
+    /// The backoff before attempt `attempt + 1` (attempt counts from 1), without Retry-After.
+    func backoff(afterAttempt attempt: Int, random: Double = Double.random(in: 0...1)) -> Duration {
+        let exponent = min(max(attempt - 1, 0), 16)
+        let ceiling = min(baseDelay * (1 << exponent), maxDelay)
+        // Full jitter, but never less than a tenth of the ceiling.
+        return ceiling * (0.1 + 0.9 * random)
+    }
+
+    /// Parses `Retry-After` (seconds or an HTTP date) relative to `now`.
+    static func retryAfter(_ value: String?, now: Date = Date()) -> Duration? {
+        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        if let seconds = Int(value) { return .seconds(max(seconds, 0)) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: value) else { return nil }
+        return .milliseconds(max(Int(date.timeIntervalSince(now) * 1000), 0))
+    }
+}

@@ -1,0 +1,8 @@
+import PhotosCLI
+
+@main
+struct Entrypoint {
+    static func main() async {
+        await PhotosCommand.main()
+    }
+}
