@@ -29,12 +29,17 @@ let package = Package(
         .target(name: "PhotosCore"),
         .target(name: "PhotosTransport", dependencies: ["PhotosCore", "CurlShim"]),
         .target(name: "PhotosTerminal", dependencies: ["PhotosCore"]),
+        .target(name: "PhotosCache", dependencies: ["PhotosCore"]),
+
+        // MARK: Providers (each depends on the core only)
+        .target(name: "FlickrProvider", dependencies: ["PhotosCore"], path: "Providers/Flickr"),
+        .target(name: "PlaceholderProvider", dependencies: ["PhotosCore"], path: "Providers/Placeholder"),
 
         // MARK: CLI
         .target(
             name: "PhotosCLI",
             dependencies: [
-                "PhotosCore", "PhotosTransport", "PhotosTerminal",
+                "PhotosCore", "PhotosTransport", "PhotosTerminal", "PhotosCache", "FlickrProvider", "PlaceholderProvider",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -63,6 +68,12 @@ let package = Package(
         .testTarget(
             name: "PhotosTransportTests",
             dependencies: ["PhotosTransport", "FixtureServerKit"]
+        ),
+        .testTarget(name: "PhotosTerminalTests", dependencies: ["PhotosTerminal"]),
+        .testTarget(name: "PhotosCLITests", dependencies: ["PhotosCLI", "PhotosCache"]),
+        .testTarget(
+            name: "ProviderTests",
+            dependencies: ["FlickrProvider", "PlaceholderProvider", "PhotosTransport", "FixtureServerKit"]
         ),
     ]
 )

@@ -15,7 +15,7 @@ public struct PhotosCommand: AsyncParsableCommand {
               photos show flickr:53624890009 --open
             """,
         version: PhotosVersion.current,
-        subcommands: [DebugCommand.self]
+        subcommands: [List.self, Show.self, DebugCommand.self]
     )
 
     public init() {}

@@ -14,3 +14,12 @@ public enum TTY {
         isatty(descriptor) == 1 && environment["TERM"] != "dumb"
     }
 }
+
+extension TTY {
+    /// The terminal's width in columns, when `descriptor` is a terminal.
+    public static func columns(_ descriptor: Int32) -> Int? {
+        var size = winsize()
+        guard isatty(descriptor) == 1, ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+}

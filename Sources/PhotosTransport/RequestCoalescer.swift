@@ -1,44 +1,47 @@
 import Synchronization
 
 /// Runs one operation per key at a time and hands its result to every caller that asked for
-/// the same key meanwhile. A caller that is cancelled leaves at once; the operation itself is
-/// cancelled only when its last caller has left.
+/// the same key meanwhile.
+///
+/// A cancelled caller leaves at once while others still wait. When the last caller is
+/// cancelled, the operation is cancelled and that caller waits for it to wind down (so a
+/// download has removed its temp file by the time the caller sees `CancellationError`).
 final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private typealias Waiter = CheckedContinuation<Value, any Error>
 
     private struct Entry {
         var task: Task<Void, Never>?
-        var generation: UInt64
         var waiters: [UInt64: Waiter] = [:]
     }
 
     private struct State {
-        var entries: [Key: Entry] = [:]
+        /// Operations new callers may join, by key, each with the id of its generation.
+        var joinable: [Key: UInt64] = [:]
+        /// Every running operation by generation, joinable or winding down after cancellation.
+        var running: [UInt64: Entry] = [:]
         var nextID: UInt64 = 0
         var cancelledBeforeWaiting: Set<UInt64> = []
     }
 
     private let state = Mutex(State())
 
-    /// Whether an operation for `key` is in flight (for tests and statistics).
-    func isInFlight(_ key: Key) -> Bool {
-        state.withLock { $0.entries[key] != nil }
-    }
-
     func run(_ key: Key, operation: @escaping @Sendable () async throws -> Value) async throws -> Value {
         let id = state.withLock { state in
             state.nextID += 1
             return state.nextID
         }
+        // The generation this caller joined, for the cancellation handler.
+        let joined = Mutex<UInt64?>(nil)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (waiter: Waiter) in
                 let cancelled: Bool = state.withLock { state in
                     if state.cancelledBeforeWaiting.remove(id) != nil { return true }
-                    if state.entries[key] != nil {
-                        state.entries[key]?.waiters[id] = waiter
+                    if let generation = state.joinable[key] {
+                        state.running[generation]?.waiters[id] = waiter
+                        joined.withLock { $0 = generation }
                         return false
                     }
-                    var entry = Entry(generation: id)
+                    var entry = Entry()
                     entry.waiters[id] = waiter
                     entry.task = Task { [weak self] in
                         let result: Result<Value, any Error>
@@ -49,34 +52,39 @@ final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendabl
                         }
                         self?.finish(key, generation: id, result)
                     }
-                    state.entries[key] = entry
+                    state.joinable[key] = id
+                    state.running[id] = entry
+                    joined.withLock { $0 = id }
                     return false
                 }
                 if cancelled { waiter.resume(throwing: CancellationError()) }
             }
         } onCancel: {
-            let (waiter, orphanedTask): (Waiter?, Task<Void, Never>?) = state.withLock { state in
-                guard let waiter = state.entries[key]?.waiters.removeValue(forKey: id) else {
+            let (leaving, orphaned): (Waiter?, Task<Void, Never>?) = state.withLock { state in
+                guard let generation = joined.withLock({ $0 }), var entry = state.running[generation],
+                      entry.waiters[id] != nil
+                else {
                     state.cancelledBeforeWaiting.insert(id)
                     return (nil, nil)
                 }
-                if state.entries[key]?.waiters.isEmpty == true {
-                    let task = state.entries.removeValue(forKey: key)?.task
-                    return (waiter, task)
+                if entry.waiters.count == 1 {
+                    // Last caller: cancel the work, and wait for it to finish cleaning up.
+                    if state.joinable[key] == generation { state.joinable[key] = nil }
+                    return (nil, entry.task)
                 }
+                let waiter = entry.waiters.removeValue(forKey: id)
+                state.running[generation] = entry
                 return (waiter, nil)
             }
-            orphanedTask?.cancel()
-            waiter?.resume(throwing: CancellationError())
+            orphaned?.cancel()
+            leaving?.resume(throwing: CancellationError())
         }
     }
 
     private func finish(_ key: Key, generation: UInt64, _ result: Result<Value, any Error>) {
         let waiters: [Waiter] = state.withLock { state in
-            // The entry may be gone (every caller left) or belong to a newer operation.
-            guard state.entries[key]?.generation == generation,
-                  let entry = state.entries.removeValue(forKey: key) else { return [] }
-            return Array(entry.waiters.values)
+            if state.joinable[key] == generation { state.joinable[key] = nil }
+            return state.running.removeValue(forKey: generation).map { Array($0.waiters.values) } ?? []
         }
         for waiter in waiters { waiter.resume(with: result) }
     }

@@ -128,7 +128,7 @@ final class Transfer: @unchecked Sendable {
 
     fileprivate func receiveHeader(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         var text = String(decoding: line, as: UTF8.self)
-        while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
+        while let last = text.last, last.isNewline { text.removeLast() }  // "\r\n" is one Character
         if text.hasPrefix("HTTP/") {
             // A new response (redirect, 100 Continue): forget the previous one's headers.
             headers = HTTPHeaders()
@@ -266,10 +266,9 @@ final class Transfer: @unchecked Sendable {
         }()
         switch code {
         case CURLE_UNSUPPORTED_PROTOCOL:
-            var redirect: UnsafePointer<CChar>?
-            photos_curl_easy_getinfo_string(easy, CURLINFO_REDIRECT_URL, &redirect)
-            let target = redirect.map { String(cString: $0) } ?? ""
-            let scheme = target.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+            // libcurl says: Protocol "file" not supported or disabled in libcurl
+            let quoted = detail.split(separator: "\"", omittingEmptySubsequences: false)
+            let scheme = quoted.count >= 3 ? String(quoted[1]) : ""
             return .unsupportedScheme(scheme.lowercased())
         case CURLE_URL_MALFORMAT:
             return .invalidURL

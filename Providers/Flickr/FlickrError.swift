@@ -1,0 +1,66 @@
+import Foundation
+import PhotosCore
+
+/// Maps Flickr's failures to `PhotosError`. Messages never carry the request URL or the API key.
+enum FlickrError {
+    static let provider = "flickr"
+    static let apiKeyHelp = "https://www.flickr.com/services/api/misc.api_keys.html"
+
+    static var missingKey: PhotosError {
+        .authentication(
+            provider: provider,
+            detail: "no Flickr API key; set FLICKR_API_KEY or api_key under [flickr] in the config file "
+                + "(get a key at \(apiKeyHelp))"
+        )
+    }
+
+    /// `{"stat":"fail","code":N,"message":...}` -> PhotosError.
+    /// - Parameters:
+    ///   - photo: the photo asked for by getInfo/getSizes, where code 1 means "not found".
+    ///   - apiKey: scrubbed from the provider's message, should a server ever echo it.
+    static func failure(code: Int?, message: String?, photo: PhotoID?, apiKey: String?) -> PhotosError {
+        let text = scrub(message, apiKey: apiKey)
+        switch code {
+        case 100:
+            return .authentication(
+                provider: provider,
+                detail: "Flickr refused the API key (error 100: Invalid API Key). "
+                    + "Set FLICKR_API_KEY or api_key under [flickr] in the config file"
+            )
+        case 1 where photo != nil:
+            return .notFound(photo!)
+        case 105:
+            return .unavailable(provider: provider, detail: "Flickr error 105: \(text ?? "Service currently unavailable")")
+        case let code?:
+            return .unavailable(provider: provider, detail: "Flickr error \(code): \(text ?? "no message")")
+        case nil:
+            return .unavailable(provider: provider, detail: "Flickr reported a failure: \(text ?? "no message")")
+        }
+    }
+
+    /// A non-2xx status without a Flickr error body.
+    static func httpStatus(_ status: Int) -> PhotosError {
+        switch status {
+        case 429:
+            return .unavailable(provider: provider, detail: "Flickr is rate limiting requests (HTTP 429); try again later")
+        case 500...599:
+            return .unavailable(provider: provider, detail: "Flickr answered HTTP \(status)")
+        default:
+            return .unavailable(provider: provider, detail: "Flickr answered HTTP \(status)")
+        }
+    }
+
+    static func badData(_ what: String) -> PhotosError {
+        .badData(provider: provider, detail: what)
+    }
+
+    /// The provider's message, without the API key, on one line, at most 300 characters.
+    static func scrub(_ message: String?, apiKey: String?) -> String? {
+        guard var text = message?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
+        if let apiKey, !apiKey.isEmpty {
+            text = text.replacingOccurrences(of: apiKey, with: "REDACTED")
+        }
+        if text.count > 300 { text = String(text.prefix(300)) + "…" }
+        return text
+    }
+}

@@ -1,0 +1,291 @@
+import Foundation
+import PhotosCore
+
+/// Flickr through its REST API: search (`flickr.photos.search`), recent photos
+/// (`flickr.photos.getRecent`) and detail (`getInfo` + `getSizes` in parallel).
+///
+/// Settings: `FLICKR_API_KEY` (required), `PHOTOS_FLICKR_API`, `PHOTOS_FLICKR_STATIC`.
+public struct FlickrProvider: PhotoProvider {
+    public static let name = "flickr"
+    public static let summary = "Flickr: search with --query, recent photos without (needs FLICKR_API_KEY)"
+    /// Flickr's largest `per_page`.
+    public static let maxPerPage = 500
+    /// Flickr serves only the first 4000 results of a search.
+    public static let searchResultLimit = 4000
+
+    public var name: String { Self.name }
+    public var maxPerPage: Int { Self.maxPerPage }
+
+    private let http: any HTTPFetching
+    private let api: FlickrAPI
+
+    public init(context: ProviderContext) {
+        http = context.http
+        api = FlickrAPI(settings: context.settings)
+    }
+
+    // MARK: IDs and URLs
+
+    /// Flickr photo ids are 1 to 20 ASCII digits.
+    public static func isValidID(_ raw: String) -> Bool {
+        (1...20).contains(raw.utf8.count) && raw.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    }
+
+    public func isValidID(_ raw: String) -> Bool { Self.isValidID(raw) }
+
+    /// `url` with the `api_key` value replaced by `REDACTED`, for anyone who must show a URL.
+    public static func redact(_ url: String) -> String { FlickrAPI.redact(url) }
+
+    // MARK: Listing
+
+    public func list(_ query: ListQuery) async throws -> PhotoPage {
+        let page = max(1, query.page)
+        let perPage = min(max(1, query.perPage), Self.maxPerPage)
+        let text = query.text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let tags = filter(query, "tags")
+        let user = filter(query, "user") ?? filter(query, "user_id")
+        let isSearch = !text.isEmpty || tags != nil || user != nil
+
+        if isSearch, (page - 1) * perPage >= Self.searchResultLimit {
+            throw PhotosError.usage(
+                "Flickr returns only the first \(Self.searchResultLimit) results of a search; "
+                    + "page \(page) at \(perPage) per page is past them")
+        }
+        let key = try apiKey()
+
+        var parameters: [(String, String)] = []
+        let method: String
+        if isSearch {
+            method = "flickr.photos.search"
+            if !text.isEmpty { parameters.append(("text", text)) }
+            if let tags { parameters.append(("tags", tags)) }
+            if let user { parameters.append(("user_id", user)) }
+            if let mode = filter(query, "tag_mode") { parameters.append(("tag_mode", mode)) }
+            if let sort = filter(query, "sort") {
+                parameters.append(("sort", sort))
+            } else if !text.isEmpty {
+                parameters.append(("sort", "relevance"))
+            }
+        } else {
+            method = "flickr.photos.getRecent"
+        }
+        parameters += [("extras", FlickrAPI.extras), ("per_page", String(perPage)), ("page", String(page))]
+
+        let body = try await call(method, apiKey: key, parameters, photo: nil)
+        let list: FlickrPhotoList
+        do {
+            list = try JSONDecoder().decode(FlickrPhotoList.self, from: body)
+        } catch {
+            throw FlickrError.badData("the \(method) response is not a photo list (\(Self.reason(error)))")
+        }
+
+        let photos = list.photos.compactMap(photo(from:))
+        let servedPage = list.page ?? page
+        let servedPerPage = list.perPage.flatMap { $0 > 0 ? $0 : nil } ?? perPage
+        let hasMore: Bool
+        if isSearch {
+            // Flickr repeats earlier results past the first 4000: never offer a page beyond them.
+            let end = servedPage * servedPerPage
+            if let total = list.total ?? list.pages.map({ $0 * servedPerPage }) {
+                hasMore = end < min(total, Self.searchResultLimit)
+            } else {
+                hasMore = list.photos.count >= servedPerPage && end < Self.searchResultLimit
+            }
+        } else if let pages = list.pages {
+            hasMore = servedPage < pages
+        } else if let total = list.total {
+            hasMore = servedPage * servedPerPage < total
+        } else {
+            hasMore = list.photos.count >= servedPerPage
+        }
+        return PhotoPage(page: servedPage, perPage: servedPerPage, total: list.total, hasMore: hasMore, photos: photos)
+    }
+
+    private func filter(_ query: ListQuery, _ name: String) -> String? {
+        guard let value = query.filters[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else {
+            return nil
+        }
+        return value
+    }
+
+    /// The unified photo, or nil when the id is not a Flickr id (never trusted as a path).
+    func photo(from record: FlickrPhotoRecord) -> Photo? {
+        guard let raw = record.id, Self.isValidID(raw) else { return nil }
+
+        let thumbnailURL: String?
+        if let q = record.urls["q"] {
+            thumbnailURL = Self.allowed(q.url)
+        } else {
+            thumbnailURL = api.staticURL(server: record.server, id: raw, secret: record.secret, suffix: "q")
+        }
+
+        var imageURL: String?
+        var width: Int?
+        var height: Int?
+        let present = ["l", "z", "m"].compactMap { record.urls[$0] }
+        if present.isEmpty {
+            imageURL = api.staticURL(server: record.server, id: raw, secret: record.secret, suffix: "b")
+        } else if let best = present.first(where: { URLPolicy.isAllowed($0.url) }) {
+            imageURL = best.url
+            width = best.width
+            height = best.height
+        }
+
+        let owner = Self.nonEmpty(record.ownerName) ?? Self.nonEmpty(record.owner)
+        return Photo(
+            id: PhotoID(provider: Self.name, raw: raw),
+            title: record.title ?? "",
+            owner: owner,
+            thumbnailURL: thumbnailURL,
+            imageURL: imageURL,
+            width: width,
+            height: height,
+            pageURL: FlickrAPI.pageURL(owner: Self.nonEmpty(record.owner), id: raw),
+            takenAt: FlickrDates.taken(record.dateTaken),
+            uploadedAt: FlickrDates.unix(record.dateUpload),
+            tags: Self.tags(record.tags)
+        )
+    }
+
+    // MARK: Detail
+
+    public func detail(_ id: PhotoID) async throws -> PhotoDetail {
+        guard id.provider == Self.name else {
+            throw PhotosError.usage("\(id.provider) ids are not Flickr photo ids")
+        }
+        guard Self.isValidID(id.raw) else {
+            throw PhotosError.usage("a Flickr photo id is 1 to 20 digits, e.g. flickr:53624890009")
+        }
+        let key = try apiKey()
+
+        async let infoBody = call("flickr.photos.getInfo", apiKey: key, [("photo_id", id.raw)], photo: id)
+        async let sizesBody = call("flickr.photos.getSizes", apiKey: key, [("photo_id", id.raw)], photo: id)
+        let (infoData, sizesData) = try await (infoBody, sizesBody)
+
+        let info: FlickrInfo
+        let sizes: FlickrSizes
+        do {
+            info = try JSONDecoder().decode(FlickrInfo.self, from: infoData)
+        } catch {
+            throw FlickrError.badData("the flickr.photos.getInfo response is not a photo (\(Self.reason(error)))")
+        }
+        do {
+            sizes = try JSONDecoder().decode(FlickrSizes.self, from: sizesData)
+        } catch {
+            throw FlickrError.badData("the flickr.photos.getSizes response is not a size list (\(Self.reason(error)))")
+        }
+        return merge(id: id, info: info, sizes: sizes)
+    }
+
+    func merge(id: PhotoID, info: FlickrInfo, sizes: FlickrSizes) -> PhotoDetail {
+        let photoSizes = sizes.sizes.compactMap { size -> PhotoSize? in
+            guard URLPolicy.isAllowed(size.source) else { return nil }
+            return PhotoSize(label: size.label, width: size.width, height: size.height, url: size.source)
+        }
+        let thumbnail =
+            photoSizes.first { $0.label == "Large Square" }?.url
+            ?? api.staticURL(server: info.server, id: id.raw, secret: info.secret, suffix: "q")
+        // The photo's own image: "Large" (1024) like listings, else the largest up to 1024, else any.
+        let image =
+            photoSizes.first { $0.label == "Large" }
+            ?? photoSizes.filter { $0.longestEdge <= 1024 }.max { $0.longestEdge < $1.longestEdge }
+            ?? photoSizes.max { $0.longestEdge < $1.longestEdge }
+        let imageURL = image?.url ?? api.staticURL(server: info.server, id: id.raw, secret: info.secret, suffix: "b")
+
+        let owner = Self.nonEmpty(info.ownerUsername) ?? Self.nonEmpty(info.ownerRealName) ?? Self.nonEmpty(info.ownerNSID)
+        let pageURL = info.photoPageURL.flatMap(Self.allowed) ?? FlickrAPI.pageURL(owner: Self.nonEmpty(info.ownerNSID), id: id.raw)
+        let taken = FlickrDates.taken(info.taken)
+        let uploaded = FlickrDates.unix(info.posted) ?? FlickrDates.unix(info.dateUploaded)
+
+        let photo = Photo(
+            id: id,
+            title: info.title ?? "",
+            owner: owner,
+            thumbnailURL: thumbnail,
+            imageURL: imageURL,
+            width: image?.width,
+            height: image?.height,
+            pageURL: pageURL,
+            takenAt: taken,
+            uploadedAt: uploaded,
+            tags: info.tags
+        )
+        var extra: [String: String] = [:]
+        if let views = Self.nonEmpty(info.views) { extra["views"] = views }
+        if let license = Self.nonEmpty(info.license) { extra["license"] = license }
+        if let realName = Self.nonEmpty(info.ownerRealName) { extra["real_name"] = realName }
+        if let location = Self.nonEmpty(info.ownerLocation) { extra["location"] = location }
+        if let media = Self.nonEmpty(info.media), media != "photo" { extra["media"] = media }
+        return PhotoDetail(
+            photo: photo,
+            description: Self.nonEmpty(info.description),
+            takenAt: taken,
+            uploadedAt: uploaded,
+            tags: info.tags,
+            sizes: photoSizes,
+            extra: extra
+        )
+    }
+
+    // MARK: Requests
+
+    private func apiKey() throws -> String {
+        guard let key = api.apiKey else { throw FlickrError.missingKey }
+        return key
+    }
+
+    /// Calls `method` and returns the JSON body (callback wrapper removed) of a successful answer.
+    /// - Throws: `PhotosError` for Flickr failures and HTTP errors; `TransportError` unchanged.
+    private func call(_ method: String, apiKey: String, _ parameters: [(String, String)], photo: PhotoID?) async throws -> Data {
+        guard URLPolicy.isAllowed(api.endpoint) else {
+            throw PhotosError.usage("PHOTOS_FLICKR_API must be an http or https URL")
+        }
+        let request = HTTPRequest(url: api.url(method: method, apiKey: apiKey, parameters), headers: ["Accept": "application/json"])
+        let response = try await http.data(for: request)
+        let body = Self.unwrapCallback(response.body)
+        if let status = try? JSONDecoder().decode(FlickrStatus.self, from: body), status.isFailure {
+            throw FlickrError.failure(code: status.code, message: status.message, photo: photo, apiKey: apiKey)
+        }
+        guard response.isSuccess else { throw FlickrError.httpStatus(response.status) }
+        return body
+    }
+
+    /// Removes a `jsonFlickrApi(...)` wrapper, for servers that ignore `nojsoncallback=1`.
+    static func unwrapCallback(_ body: Data) -> Data {
+        let prefix = Array("jsonFlickrApi(".utf8)
+        var start = body.startIndex
+        var end = body.endIndex
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+        while start < end, isSpace(body[start]) { start += 1 }
+        while end > start, isSpace(body[end - 1]) { end -= 1 }
+        guard end - start > prefix.count, body[start..<(start + prefix.count)].elementsEqual(prefix) else { return body }
+        if body[end - 1] == UInt8(ascii: ";") { end -= 1 }
+        while end > start, isSpace(body[end - 1]) { end -= 1 }
+        guard end > start + prefix.count, body[end - 1] == UInt8(ascii: ")") else { return body }
+        return Data(body[(start + prefix.count)..<(end - 1)])
+    }
+
+    // MARK: Helpers
+
+    static func allowed(_ url: String) -> String? { URLPolicy.isAllowed(url) ? url : nil }
+
+    static func nonEmpty(_ text: String?) -> String? {
+        guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        return text
+    }
+
+    static func tags(_ text: String?) -> [String] {
+        (text ?? "").split(whereSeparator: { $0 == " " }).map(String.init)
+    }
+
+    /// A short reason for a decoding failure, without the body.
+    static func reason(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, _): return "no '\(key.stringValue)'"
+        case DecodingError.typeMismatch: return "unexpected JSON type"
+        case DecodingError.dataCorrupted: return "invalid JSON"
+        case DecodingError.valueNotFound: return "missing value"
+        default: return "unreadable"
+        }
+    }
+}

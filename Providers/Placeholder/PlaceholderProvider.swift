@@ -1,0 +1,156 @@
+import Foundation
+import PhotosCore
+
+/// jsonplaceholder's `/photos` (json-server semantics): paging with `_page`/`_limit` and
+/// `X-Total-Count`, full-text `q=`, and the `album` filter (`albumId=`, comma-separated for several).
+///
+/// Settings: `PHOTOS_PLACEHOLDER_API` (default https://jsonplaceholder.typicode.com).
+public struct PlaceholderProvider: PhotoProvider {
+    public static let name = "placeholder"
+    public static let summary = "jsonplaceholder: 5000 sample photos in 100 albums; --query searches titles, album=N filters"
+    public static let defaultBaseURL = "https://jsonplaceholder.typicode.com"
+    /// json-server has no limit of its own; photos asks for at most this many at once.
+    public static let maxPerPage = 500
+
+    public var name: String { Self.name }
+    public var maxPerPage: Int { Self.maxPerPage }
+
+    private let http: any HTTPFetching
+    /// Base URL without a trailing slash.
+    private let base: String
+
+    public init(context: ProviderContext) {
+        http = context.http
+        var base = context.settings["PHOTOS_PLACEHOLDER_API"]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        if base.isEmpty { base = Self.defaultBaseURL }
+        while base.hasSuffix("/") { base.removeLast() }
+        self.base = base
+    }
+
+    /// Placeholder ids are 1 to 9 ASCII digits.
+    public static func isValidID(_ raw: String) -> Bool {
+        (1...9).contains(raw.utf8.count) && raw.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    }
+
+    public func isValidID(_ raw: String) -> Bool { Self.isValidID(raw) }
+
+    // MARK: Listing
+
+    public func list(_ query: ListQuery) async throws -> PhotoPage {
+        let page = max(1, query.page)
+        let limit = min(max(1, query.perPage), Self.maxPerPage)
+        var items: [(String, String)] = [("_page", String(page)), ("_limit", String(limit))]
+        if let text = query.text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty {
+            items.append(("q", text))
+        }
+        if let albums = query.filters["album"] ?? query.filters["albumId"] {
+            let values = albums.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard !values.isEmpty, values.allSatisfy({ Self.isValidID($0) }) else {
+                throw PhotosError.usage("album must be an album number (or several, comma-separated), e.g. album=3")
+            }
+            items += values.map { ("albumId", $0) }
+        }
+        let response = try await get("/photos", query: items)
+        guard response.isSuccess else { throw Self.httpStatus(response.status) }
+        let records: [PlaceholderRecord]
+        do {
+            records = try JSONDecoder().decode(PlaceholderRecords.self, from: response.body).records
+        } catch {
+            throw PhotosError.badData(provider: Self.name, detail: "the /photos response is not a JSON array of photos")
+        }
+        let photos = records.compactMap(photo(from:))
+        let total = response.headers["X-Total-Count"].flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let hasMore = total.map { page * limit < $0 } ?? (records.count == limit)
+        return PhotoPage(page: page, perPage: limit, total: total, hasMore: hasMore, photos: photos)
+    }
+
+    func photo(from record: PlaceholderRecord) -> Photo? {
+        guard let raw = record.id, Self.isValidID(raw) else { return nil }
+        let imageURL = record.url.flatMap(Self.allowed)
+        let size = imageURL.map { Self.edge(of: $0) ?? 600 }
+        return Photo(
+            id: PhotoID(provider: Self.name, raw: raw),
+            title: record.title ?? "",
+            thumbnailURL: record.thumbnailUrl.flatMap(Self.allowed),
+            imageURL: imageURL,
+            width: size,
+            height: size,
+            pageURL: "\(base)/photos/\(raw)"
+        )
+    }
+
+    // MARK: Detail
+
+    public func detail(_ id: PhotoID) async throws -> PhotoDetail {
+        guard id.provider == Self.name else {
+            throw PhotosError.usage("\(id.provider) ids are not placeholder photo ids")
+        }
+        guard Self.isValidID(id.raw) else {
+            throw PhotosError.usage("a placeholder photo id is a number, e.g. placeholder:17")
+        }
+        let response = try await get("/photos/\(id.raw)", query: [])
+        if response.status == 404 { throw PhotosError.notFound(id) }
+        guard response.isSuccess else { throw Self.httpStatus(response.status) }
+        let record: PlaceholderRecord
+        do {
+            record = try JSONDecoder().decode(PlaceholderRecord.self, from: response.body)
+        } catch {
+            throw PhotosError.badData(provider: Self.name, detail: "the /photos/\(id.raw) response is not a photo object")
+        }
+        // json-server answers `{}` for unknown ids; an empty object is "not found" whatever the status.
+        guard let photo = photo(from: record), photo.id == id else {
+            if record.id == nil { throw PhotosError.notFound(id) }
+            throw PhotosError.badData(provider: Self.name, detail: "the /photos/\(id.raw) response describes another photo")
+        }
+        var sizes: [PhotoSize] = []
+        if let thumbnail = photo.thumbnailURL {
+            let edge = Self.edge(of: thumbnail) ?? 150
+            sizes.append(PhotoSize(label: "thumbnail", width: edge, height: edge, url: thumbnail))
+        }
+        if let image = photo.imageURL {
+            sizes.append(PhotoSize(label: "full", width: photo.width, height: photo.height, url: image))
+        }
+        var extra: [String: String] = [:]
+        if let album = record.albumId { extra["album"] = String(album) }
+        return PhotoDetail(photo: photo, sizes: sizes, extra: extra)
+    }
+
+    // MARK: Requests
+
+    private func get(_ path: String, query: [(String, String)]) async throws -> HTTPResponse {
+        guard URLPolicy.isAllowed(base) else {
+            throw PhotosError.usage("PHOTOS_PLACEHOLDER_API must be an http or https URL")
+        }
+        var url = base + path
+        if !query.isEmpty {
+            url += "?" + query.map { "\(Self.percentEncode($0.0))=\(Self.percentEncode($0.1))" }.joined(separator: "&")
+        }
+        return try await http.data(for: HTTPRequest(url: url, headers: ["Accept": "application/json"]))
+    }
+
+    static func httpStatus(_ status: Int) -> PhotosError {
+        switch status {
+        case 429: return .unavailable(provider: name, detail: "jsonplaceholder is rate limiting requests (HTTP 429); try again later")
+        default: return .unavailable(provider: name, detail: "jsonplaceholder answered HTTP \(status)")
+        }
+    }
+
+    static func percentEncode(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+
+    private static let unreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    static func allowed(_ url: String) -> String? { URLPolicy.isAllowed(url) ? url : nil }
+
+    /// The edge length in a placeholder image URL: the first all-digit path segment
+    /// (`https://via.placeholder.com/600/92c952` -> 600), if plausible.
+    static func edge(of url: String) -> Int? {
+        guard let path = URLComponents(string: url)?.path else { return nil }
+        for segment in path.split(separator: "/") where (1...5).contains(segment.count) && segment.allSatisfy(\.isASCII) {
+            if let value = Int(segment), (1...10_000).contains(value) { return value }
+        }
+        return nil
+    }
+}

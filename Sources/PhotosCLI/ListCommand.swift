@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import PhotosCore
+
+extension PhotosCommand {
+    /// `photos list`: one page (or several) of photos from one provider or all of them.
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List or search photos from one provider or all of them.",
+            discussion: """
+                Without --query a provider lists its default feed (Flickr: recent photos). \
+                Thumbnails are fetched in parallel into the cache; JSON output names each file \
+                in thumbnail_path.
+
+                Examples:
+                  photos list                                   # default provider, first page
+                  photos list --provider flickr --query dogs    # Flickr search
+                  photos list --provider flickr                 # Flickr recent photos
+                  photos list --provider placeholder --album 3 --per-page 50
+                  photos list --provider all --query sunt --format json
+                  photos list --provider flickr --query cats --limit 250 --format jsonl
+                """
+        )
+
+        @Option(name: .long, help: ArgumentHelp(
+            "Provider name, several separated by commas, or 'all' (default: config [defaults] provider, else placeholder). Example: --provider flickr,placeholder",
+            valueName: "name"))
+        var provider: String?
+
+        @Option(name: [.customShort("q"), .long], help: ArgumentHelp("Search text. Example: --query \"golden retriever\"", valueName: "text"))
+        var query: String?
+
+        @Option(help: ArgumentHelp("Only this album (placeholder). Example: --album 3", valueName: "n"))
+        var album: Int?
+
+        @Option(help: ArgumentHelp("Page to start at (1 is the first). Example: --page 2", valueName: "n"))
+        var page: Int = 1
+
+        @Option(name: .long, help: ArgumentHelp("Photos per page (default 30; Flickr allows up to 500). Example: --per-page 100", valueName: "n"))
+        var perPage: Int?
+
+        @Option(help: ArgumentHelp("Stop after this many photos, walking pages as needed. Example: --limit 250", valueName: "n"))
+        var limit: Int?
+
+        @Flag(help: "Walk every page to the last one (or to --limit).")
+        var all = false
+
+        @Flag(name: .long, help: "Do not fetch thumbnails.")
+        var noThumbnails = false
+
+        @OptionGroup var output: OutputOptions
+
+        func validate() throws {
+            guard page >= 1 else { throw ValidationError("--page starts at 1, got \(page)") }
+            if let perPage, !(1...500).contains(perPage) {
+                throw ValidationError("--per-page must be between 1 and 500, got \(perPage)")
+            }
+            if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, got \(limit)") }
+            if let album, album < 1 { throw ValidationError("--album must be at least 1, got \(album)") }
+            if let query, query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                throw ValidationError("--query is empty; leave it out to list the provider's default feed")
+            }
+        }
+
+        func run() async throws {
+            let request = ListingRequest(
+                providers: provider, text: query, album: album, page: page, perPage: perPage,
+                limit: limit, walkAll: all, thumbnails: !noThumbnails, format: output.format)
+            try await CommandRuntime.run {
+                let environment = try AppEnvironment.load()
+                try await Listing(environment: environment).run(request)
+            }
+        }
+    }
+}

@@ -1,0 +1,301 @@
+import Foundation
+import PhotosCache
+import PhotosCore
+import PhotosTerminal
+
+/// What `photos list` was asked for, parsed.
+struct ListingRequest: Sendable {
+    var providers: String?
+    var text: String?
+    var album: Int?
+    var page: Int
+    var perPage: Int?
+    var limit: Int?
+    var walkAll: Bool
+    var thumbnails: Bool
+    var format: OutputFormat
+}
+
+/// One provider's share of a listing.
+struct ProviderListing: Sendable {
+    var name: String
+    var firstPage: Int
+    var lastPage: Int
+    var perPage: Int
+    var total: Int?
+    var hasMore: Bool
+    var photos: [Photo]
+    /// Set when a later page failed after earlier ones arrived.
+    var partialError: String?
+}
+
+/// Runs `photos list`: providers concurrently, pages walked, thumbnails fetched, output printed.
+struct Listing {
+    let environment: AppEnvironment
+
+    static let defaultPerPage = 30
+
+    func run(_ request: ListingRequest) async throws {
+        let names = try resolveProviders(request.providers)
+        let transport = try environment.makeTransport()
+        let context = environment.context(http: transport)
+
+        let outcomes = await withTaskGroup(of: (Int, String, Result<ProviderListing, any Error>).self) { group in
+            for (index, name) in names.enumerated() {
+                group.addTask {
+                    guard let provider = environment.registry.make(name, context: context) else {
+                        return (index, name, .failure(PhotosError.usage("unknown provider \(name)")))
+                    }
+                    do {
+                        return (index, name, .success(try await fetch(request, from: provider)))
+                    } catch {
+                        return (index, name, .failure(error))
+                    }
+                }
+            }
+            var outcomes: [(Int, String, Result<ProviderListing, any Error>)] = []
+            for await outcome in group { outcomes.append(outcome) }
+            return outcomes.sorted { $0.0 < $1.0 }.map { ($0.1, $0.2) }
+        }
+        try Task.checkCancellation()
+
+        var listings: [ProviderListing] = []
+        var failures: [(String, any Error)] = []
+        for (name, outcome) in outcomes {
+            switch outcome {
+            case .success(let listing):
+                listings.append(listing)
+                if let partial = listing.partialError {
+                    Diagnostics.warning("\(name): stopped after page \(listing.lastPage): \(partial)")
+                }
+            case .failure(let error):
+                failures.append((name, error))
+            }
+        }
+        if listings.isEmpty, let (_, error) = failures.first {
+            if failures.count > 1 {
+                for (name, error) in failures.dropFirst() { Diagnostics.error("\(name): \(describe(error))") }
+            }
+            throw error
+        }
+        for (name, error) in failures {
+            Diagnostics.warning("\(name) failed, listing the others: \(describe(error))")
+        }
+
+        let photos = Self.interleave(listings.map(\.photos))
+        var thumbnails: [String: URL] = [:]
+        if request.thumbnails {
+            thumbnails = await fetchThumbnails(photos, http: transport)
+            try Task.checkCancellation()
+        }
+        try print(listings: listings, photos: photos, thumbnails: thumbnails, request: request)
+    }
+
+    // MARK: Providers
+
+    func resolveProviders(_ spec: String?) throws -> [String] {
+        let known = environment.registry.names
+        let requested = (spec ?? environment.defaultProvider)
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        guard !requested.isEmpty else {
+            throw PhotosError.usage("--provider needs a name: \(known.joined(separator: ", ")) or all")
+        }
+        if requested == ["all"] {
+            let configured = known.filter(environment.isConfigured)
+            for name in known where !configured.contains(name) {
+                Diagnostics.note("note: \(name) skipped: it needs an API key (see photos list --help)")
+            }
+            return configured
+        }
+        var names: [String] = []
+        for name in requested {
+            guard known.contains(name) else {
+                throw PhotosError.usage("unknown provider '\(name)'; choose from \(known.joined(separator: ", ")) or all")
+            }
+            if !names.contains(name) { names.append(name) }
+        }
+        return names
+    }
+
+    func fetch(_ request: ListingRequest, from provider: any PhotoProvider) async throws -> ProviderListing {
+        let perPage = min(request.perPage ?? request.limit.map { min($0, provider.maxPerPage) } ?? Self.defaultPerPage, provider.maxPerPage)
+        var filters: [String: String] = [:]
+        if let album = request.album { filters["album"] = String(album) }
+        let walks = request.walkAll || request.limit != nil
+        var listing = ProviderListing(
+            name: provider.name, firstPage: request.page, lastPage: request.page, perPage: perPage,
+            total: nil, hasMore: false, photos: [])
+        var page = request.page
+        while true {
+            let result: PhotoPage
+            do {
+                result = try await provider.list(ListQuery(text: request.text, page: page, perPage: perPage, filters: filters))
+            } catch {
+                if listing.photos.isEmpty || error is CancellationError { throw error }
+                listing.partialError = describe(error)
+                return listing
+            }
+            listing.photos += result.photos
+            listing.lastPage = page
+            listing.total = result.total
+            listing.hasMore = result.hasMore
+            if let limit = request.limit, listing.photos.count >= limit {
+                listing.photos = Array(listing.photos.prefix(limit))
+                break
+            }
+            guard walks, result.hasMore, !result.photos.isEmpty else { break }
+            page += 1
+        }
+        return listing
+    }
+
+    /// Merges providers' photos round-robin, so that every provider shows near the top.
+    static func interleave(_ lists: [[Photo]]) -> [Photo] {
+        var merged: [Photo] = []
+        merged.reserveCapacity(lists.reduce(0) { $0 + $1.count })
+        let longest = lists.map(\.count).max() ?? 0
+        for index in 0..<longest {
+            for list in lists where index < list.count { merged.append(list[index]) }
+        }
+        return merged
+    }
+
+    // MARK: Thumbnails
+
+    func fetchThumbnails(_ photos: [Photo], http: any HTTPFetching) async -> [String: URL] {
+        let urls = photos.compactMap(\.thumbnailURL)
+        guard !urls.isEmpty else { return [:] }
+        let fetcher = ImageFetcher(store: ImageStore(root: environment.cacheRoot), http: http)
+        let bar = ProgressBar(
+            label: "Thumbnails", total: Set(urls).count, enabled: environment.stderrIsTerminal,
+            write: { Diagnostics.raw($0) })
+        let batch = await fetcher.fetchAll(urls) { failed in bar.advance(failed: failed) }
+        bar.finish()
+        if batch.failed > 0 {
+            var parts = batch.failuresByHost.sorted { $0.key < $1.key }.map { host, failure in
+                "\(failure.count) from \(host) (\(failure.error))"
+            }
+            if batch.refused > 0 { parts.append("\(batch.refused) refused (not an http or https URL)") }
+            Diagnostics.warning("\(batch.failed) of \(Set(urls).count) thumbnails could not be fetched: \(parts.joined(separator: "; "))")
+        }
+        return batch.files
+    }
+
+    // MARK: Output
+
+    func print(listings: [ProviderListing], photos: [Photo], thumbnails: [String: URL], request: ListingRequest) throws {
+        let path: (Photo) -> String? = { photo in photo.thumbnailURL.flatMap { thumbnails[$0]?.path } }
+        switch request.format {
+        case .json:
+            let totals = listings.map(\.total)
+            let document = ListingJSON(
+                page: request.page, perPage: listings.first?.perPage ?? request.perPage ?? Self.defaultPerPage,
+                total: totals.contains(where: { $0 == nil }) ? nil : totals.compactMap { $0 }.reduce(0, +),
+                hasMore: listings.contains(where: \.hasMore),
+                photos: photos.map { PhotoJSON(photo: $0, thumbnailPath: path($0)) },
+                providers: listings.map {
+                    .init(name: $0.name, firstPage: $0.firstPage, lastPage: $0.lastPage, total: $0.total, hasMore: $0.hasMore, count: $0.photos.count)
+                })
+            Output.write(try JSONOutput.encode(document, pretty: true) + "\n")
+        case .jsonl:
+            var text = ""
+            for photo in photos { text += try JSONOutput.encode(PhotoJSON(photo: photo, thumbnailPath: path(photo)), pretty: false) + "\n" }
+            Output.write(text)
+        case .table:
+            guard !photos.isEmpty else {
+                Diagnostics.note(request.text.map { "No photos match \"\($0)\"." } ?? "No photos.")
+                return
+            }
+            var table = Table(columns: [
+                .init("ID", maxWidth: 28), .init("TITLE"), .init("OWNER", maxWidth: 20), .init("SIZE", maxWidth: 11, alignRight: true),
+            ])
+            for photo in photos {
+                let size = photo.width.flatMap { w in photo.height.map { "\(w)×\($0)" } } ?? ""
+                table.append([photo.id.description, photo.title, photo.owner ?? "", size])
+            }
+            Output.write(table.render(width: environment.terminalWidth))
+            printNextPageHint(listings: listings, request: request)
+        }
+    }
+
+    private func printNextPageHint(listings: [ProviderListing], request: ListingRequest) {
+        let more = listings.filter(\.hasMore)
+        guard !more.isEmpty, !request.walkAll else { return }
+        let next = (more.map(\.lastPage).max() ?? request.page) + 1
+        var command = ["photos", "list"]
+        if let providers = request.providers { command += ["--provider", ShellQuote.quote(providers)] }
+        if let text = request.text { command += ["--query", ShellQuote.quote(text)] }
+        if let album = request.album { command += ["--album", String(album)] }
+        if let perPage = request.perPage { command += ["--per-page", String(perPage)] }
+        command += ["--page", String(next)]
+        let shown = listings.map { $0.total.map { "\($0)" } ?? "?" }
+        let totalText = listings.count == 1 ? " of \(shown[0])" : ""
+        Diagnostics.note("Showing \(listings.reduce(0) { $0 + $1.photos.count })\(totalText). Next page: \(command.joined(separator: " "))")
+    }
+
+    func describe(_ error: any Error) -> String {
+        switch error {
+        case let error as PhotosError: return error.description
+        case let error as TransportError: return error.description
+        default: return String(describing: error)
+        }
+    }
+}
+
+/// `list --format json`: DESIGN.md's listing object, plus a per-provider summary.
+struct ListingJSON: Encodable {
+    struct ProviderSummary: Encodable {
+        var name: String
+        var firstPage: Int
+        var lastPage: Int
+        var total: Int?
+        var hasMore: Bool
+        var count: Int
+
+        enum CodingKeys: String, CodingKey {
+            case name, total, count
+            case firstPage = "first_page", lastPage = "last_page", hasMore = "has_more"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(firstPage, forKey: .firstPage)
+            try container.encode(lastPage, forKey: .lastPage)
+            try container.encode(total, forKey: .total)
+            try container.encode(hasMore, forKey: .hasMore)
+            try container.encode(count, forKey: .count)
+        }
+    }
+
+    var page: Int
+    var perPage: Int
+    var total: Int?
+    var hasMore: Bool
+    var photos: [PhotoJSON]
+    var providers: [ProviderSummary]
+
+    enum CodingKeys: String, CodingKey {
+        case page, total, photos, providers
+        case perPage = "per_page", hasMore = "has_more"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(page, forKey: .page)
+        try container.encode(perPage, forKey: .perPage)
+        try container.encode(total, forKey: .total)
+        try container.encode(hasMore, forKey: .hasMore)
+        try container.encode(photos, forKey: .photos)
+        try container.encode(providers, forKey: .providers)
+    }
+}
+
+/// Quotes a word for a POSIX shell, so printed commands can be pasted back.
+enum ShellQuote {
+    static func quote(_ word: String) -> String {
+        let safe = word.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.,:/@".contains($0)) }
+        if safe && !word.isEmpty { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

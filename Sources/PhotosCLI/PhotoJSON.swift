@@ -1,0 +1,65 @@
+import Foundation
+import PhotosCore
+
+/// The JSON shape of a photo (DESIGN.md): snake_case keys, `thumbnail_path` always present.
+struct PhotoJSON: Encodable {
+    var photo: Photo
+    var thumbnailPath: String?
+    var detail: PhotoDetail?
+    var imagePath: String?
+
+    enum Keys: String, CodingKey {
+        case id, provider, title, owner, width, height, tags, description, sizes, extra
+        case thumbnailURL = "thumbnail_url", imageURL = "image_url", thumbnailPath = "thumbnail_path"
+        case pageURL = "page_url", takenAt = "taken_at", uploadedAt = "uploaded_at", imagePath = "image_path"
+    }
+
+    struct SizeJSON: Encodable {
+        var size: PhotoSize
+        enum Keys: String, CodingKey { case label, width, height, url }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(size.label, forKey: .label)
+            try container.encode(size.width, forKey: .width)
+            try container.encode(size.height, forKey: .height)
+            try container.encode(size.url, forKey: .url)
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(photo.id.description, forKey: .id)
+        try container.encode(photo.provider, forKey: .provider)
+        try container.encode(photo.title, forKey: .title)
+        try container.encode(photo.owner, forKey: .owner)
+        try container.encode(photo.thumbnailURL, forKey: .thumbnailURL)
+        try container.encode(photo.imageURL, forKey: .imageURL)
+        try container.encode(thumbnailPath, forKey: .thumbnailPath)
+        try container.encode(photo.width, forKey: .width)
+        try container.encode(photo.height, forKey: .height)
+        try container.encode(photo.pageURL, forKey: .pageURL)
+        let taken = detail?.takenAt ?? photo.takenAt
+        let uploaded = detail?.uploadedAt ?? photo.uploadedAt
+        try container.encode(taken.map(Self.format), forKey: .takenAt)
+        try container.encode(uploaded.map(Self.format), forKey: .uploadedAt)
+        try container.encode(detail?.tags ?? photo.tags, forKey: .tags)
+        if let detail {
+            try container.encode(detail.description, forKey: .description)
+            try container.encode(detail.sizes.map(SizeJSON.init), forKey: .sizes)
+            try container.encode(detail.extra, forKey: .extra)
+            try container.encode(imagePath, forKey: .imagePath)
+        }
+    }
+
+    static func format(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+}
+
+enum JSONOutput {
+    static func encode(_ value: some Encodable, pretty: Bool) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+
+/// A photo's identity across providers: `provider:raw`, e.g. `flickr:53624890009`.
+///
+/// The raw part is opaque to the core; each provider validates its own form before use.
+public struct PhotoID: Hashable, Sendable, Comparable, CustomStringConvertible, LosslessStringConvertible {
+    public let provider: String
+    public let raw: String
+
+    public init(provider: String, raw: String) {
+        self.provider = provider
+        self.raw = raw
+    }
+
+    /// Parses `provider:raw`. Returns nil without a provider name or a raw part.
+    public init?(_ description: String) {
+        guard let colon = description.firstIndex(of: ":") else { return nil }
+        let provider = String(description[..<colon]).lowercased()
+        let raw = String(description[description.index(after: colon)...])
+        guard !provider.isEmpty, !raw.isEmpty,
+              provider.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+        else { return nil }
+        self.init(provider: provider, raw: raw)
+    }
+
+    public var description: String { "\(provider):\(raw)" }
+
+    public static func < (lhs: PhotoID, rhs: PhotoID) -> Bool { lhs.description < rhs.description }
+}
+
+extension PhotoID: Codable {
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let id = PhotoID(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a photo id"))
+        }
+        self = id
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
+/// One photo as every provider describes it. Strings are as the provider sent them: sanitise
+/// them before they reach a terminal.
+public struct Photo: Sendable, Equatable, Codable {
+    public var id: PhotoID
+    public var title: String
+    public var owner: String?
+    public var thumbnailURL: String?
+    public var imageURL: String?
+    public var width: Int?
+    public var height: Int?
+    public var pageURL: String?
+    public var takenAt: Date?
+    public var uploadedAt: Date?
+    public var tags: [String]
+
+    public var provider: String { id.provider }
+
+    public init(
+        id: PhotoID, title: String, owner: String? = nil, thumbnailURL: String? = nil, imageURL: String? = nil,
+        width: Int? = nil, height: Int? = nil, pageURL: String? = nil, takenAt: Date? = nil,
+        uploadedAt: Date? = nil, tags: [String] = []
+    ) {
+        self.id = id
+        self.title = title
+        self.owner = owner
+        self.thumbnailURL = thumbnailURL
+        self.imageURL = imageURL
+        self.width = width
+        self.height = height
+        self.pageURL = pageURL
+        self.takenAt = takenAt
+        self.uploadedAt = uploadedAt
+        self.tags = tags
+    }
+}
+
+/// One page of a listing.
+public struct PhotoPage: Sendable, Equatable, Codable {
+    public var page: Int
+    public var perPage: Int
+    /// Results in the whole listing, when the provider says.
+    public var total: Int?
+    public var hasMore: Bool
+    public var photos: [Photo]
+
+    public init(page: Int, perPage: Int, total: Int?, hasMore: Bool, photos: [Photo]) {
+        self.page = page
+        self.perPage = perPage
+        self.total = total
+        self.hasMore = hasMore
+        self.photos = photos
+    }
+}
+
+/// One size a provider offers for a photo.
+public struct PhotoSize: Sendable, Equatable, Codable {
+    public var label: String
+    public var width: Int?
+    public var height: Int?
+    public var url: String
+
+    public init(label: String, width: Int?, height: Int?, url: String) {
+        self.label = label
+        self.width = width
+        self.height = height
+        self.url = url
+    }
+
+    /// The longest edge, for choosing the largest size.
+    public var longestEdge: Int { max(width ?? 0, height ?? 0) }
+}
+
+/// Everything known about one photo.
+public struct PhotoDetail: Sendable, Equatable, Codable {
+    public var photo: Photo
+    public var description: String?
+    public var takenAt: Date?
+    public var uploadedAt: Date?
+    public var tags: [String]
+    public var sizes: [PhotoSize]
+    /// Other facts worth showing (views, license, album...), in display order.
+    public var extra: [String: String]
+
+    public init(
+        photo: Photo, description: String? = nil, takenAt: Date? = nil, uploadedAt: Date? = nil,
+        tags: [String] = [], sizes: [PhotoSize] = [], extra: [String: String] = [:]
+    ) {
+        self.photo = photo
+        self.description = description
+        self.takenAt = takenAt
+        self.uploadedAt = uploadedAt
+        self.tags = tags
+        self.sizes = sizes
+        self.extra = extra
+    }
+
+    /// The largest size with an http(s) URL, else the photo's own image URL.
+    public var largestImageURL: String? {
+        let usable = sizes.filter { URLPolicy.isAllowed($0.url) }
+        return usable.max { $0.longestEdge < $1.longestEdge }?.url ?? photo.imageURL.flatMap { URLPolicy.isAllowed($0) ? $0 : nil }
+    }
+}
+
+/// What a listing asks for.
+public struct ListQuery: Sendable, Hashable, Codable {
+    /// Free-text search; nil lists the provider's default feed (e.g. Flickr's recent photos).
+    public var text: String?
+    public var page: Int
+    public var perPage: Int
+    /// Provider-specific filters, e.g. `album` for placeholder.
+    public var filters: [String: String]
+
+    public init(text: String? = nil, page: Int = 1, perPage: Int = 30, filters: [String: String] = [:]) {
+        self.text = text
+        self.page = page
+        self.perPage = perPage
+        self.filters = filters
+    }
+}
+
+/// Which URLs photos will fetch or hand to a viewer: http and https only.
+public enum URLPolicy {
+    public static func isAllowed(_ url: String) -> Bool {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty
+        else { return false }
+        return true
+    }
+}

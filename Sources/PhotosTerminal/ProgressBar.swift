@@ -1,0 +1,54 @@
+import Foundation
+import Synchronization
+
+/// A one-line progress bar on stderr, drawn only on a terminal and at most 20 times a second.
+public final class ProgressBar: Sendable {
+    private struct State {
+        var done = 0
+        var failed = 0
+        var lastDraw = ContinuousClock.now - .seconds(1)
+        var visible = false
+    }
+
+    private let label: String
+    private let total: Int
+    private let enabled: Bool
+    private let write: @Sendable (String) -> Void
+    private let state = Mutex(State())
+
+    public init(label: String, total: Int, enabled: Bool, write: @escaping @Sendable (String) -> Void) {
+        self.label = TerminalText.sanitize(label)
+        self.total = max(total, 0)
+        self.enabled = enabled && total > 0
+        self.write = write
+    }
+
+    public func advance(failed: Bool = false) {
+        guard enabled else { return }
+        let text: String? = state.withLock { state in
+            state.done += 1
+            if failed { state.failed += 1 }
+            let now = ContinuousClock.now
+            guard now - state.lastDraw >= .milliseconds(50) || state.done == total else { return nil }
+            state.lastDraw = now
+            state.visible = true
+            return render(done: state.done, failed: state.failed)
+        }
+        if let text { write("\r\u{1B}[2K" + text) }
+    }
+
+    /// Clears the bar.
+    public func finish() {
+        guard enabled else { return }
+        let visible = state.withLock { $0.visible }
+        if visible { write("\r\u{1B}[2K") }
+    }
+
+    func render(done: Int, failed: Int) -> String {
+        let width = 24
+        let filled = total == 0 ? width : min(width, done * width / total)
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        let failures = failed > 0 ? " (\(failed) failed)" : ""
+        return "\(label) \(bar) \(done)/\(total)\(failures)"
+    }
+}

@@ -1,0 +1,93 @@
+/// Makes untrusted text (titles, names, messages from providers) safe for a terminal and fits
+/// it to a display width.
+///
+/// Unicode control and format characters (C0, DEL, C1, bidi overrides and isolates, ...) are
+/// dropped, so no escape sequence or reordering reaches the terminal; newlines and tabs become
+/// single spaces. Zero-width joiners stay, so emoji sequences survive.
+public enum TerminalText {
+    public static func sanitize(_ text: String) -> String {
+        var result = String.UnicodeScalarView()
+        var lastWasSpace = false
+        for scalar in text.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .control, .lineSeparator, .paragraphSeparator, .spaceSeparator:
+                // Newlines, tabs and other breaks flatten to one space.
+                if scalar.properties.generalCategory == .control
+                    && !(scalar == "\n" || scalar == "\r" || scalar == "\t") {
+                    continue
+                }
+                if !lastWasSpace { result.append(" ") }
+                lastWasSpace = true
+            case .format where scalar != "\u{200D}", .surrogate, .privateUse, .unassigned:
+                continue
+            default:
+                result.append(scalar)
+                lastWasSpace = false
+            }
+        }
+        return String(result).trimmingSpaces()
+    }
+
+    /// Sanitises `text` and truncates it to `width` terminal columns, ending with `…` when cut.
+    public static func fit(_ text: String, width: Int) -> String {
+        truncate(sanitize(text), width: width)
+    }
+
+    /// Truncates already-safe text to `width` columns.
+    public static func truncate(_ text: String, width: Int) -> String {
+        guard width > 0 else { return "" }
+        if displayWidth(text) <= width { return text }
+        var result = ""
+        var used = 0
+        for character in text {
+            let w = displayWidth(character)
+            if used + w > width - 1 { break }
+            result.append(character)
+            used += w
+        }
+        return result + "…"
+    }
+
+    /// Pads safe text with spaces to exactly `width` columns (truncating when longer).
+    public static func pad(_ text: String, width: Int) -> String {
+        let cut = truncate(text, width: width)
+        return cut + String(repeating: " ", count: max(0, width - displayWidth(cut)))
+    }
+
+    /// Columns `text` takes in a terminal.
+    public static func displayWidth(_ text: String) -> Int {
+        text.reduce(0) { $0 + displayWidth($1) }
+    }
+
+    /// Columns one grapheme takes: 2 for wide (East Asian, emoji), 0 for lone marks, else 1.
+    public static func displayWidth(_ character: Character) -> Int {
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first else { return 0 }
+        if scalars.contains(where: { $0 == "\u{FE0F}" }) || first.properties.isEmojiPresentation { return 2 }
+        if isWide(first.value) { return 2 }
+        switch first.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format, .control: return 0
+        default: return 1
+        }
+    }
+
+    private static func isWide(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+             0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+             0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        var view = Substring(self)
+        while view.first == " " { view.removeFirst() }
+        while view.last == " " { view.removeLast() }
+        return String(view)
+    }
+}

@@ -1,0 +1,49 @@
+import Testing
+
+@testable import PhotosCLI
+
+@Suite struct ConfigFileTests {
+    @Test func readsTablesStringsNumbersAndComments() throws {
+        let config = try ConfigFile.parse("""
+            # photos settings
+            [defaults]
+            provider = "flickr"   # the usual one
+
+            [flickr]
+            api_key = "abc#123"
+            [cache]
+            max_size_mb = 1_000
+            enabled = true
+            """)
+        #expect(config.values["defaults.provider"] == "flickr")
+        #expect(config.values["flickr.api_key"] == "abc#123")
+        #expect(config.values["cache.max_size_mb"] == "1000")
+        #expect(config.values["cache.enabled"] == "true")
+    }
+
+    @Test(arguments: ["[flickr", "api_key", "api_key = bare words", "bad key = 1", "x = \"unterminated"])
+    func reportsTheLineOfAnError(text: String) {
+        #expect(throws: ConfigFile.ParseError.self) { try ConfigFile.parse("[ok]\n\(text)") }
+        do {
+            _ = try ConfigFile.parse("[ok]\n\(text)")
+        } catch let error as ConfigFile.ParseError {
+            #expect(error.line == 2)
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func environmentWinsOverTheConfigFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photos-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("config.toml").path
+        try "[flickr]\napi_key = \"from-file\"\n[placeholder]\napi = \"https://example.test\"\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let environment = try AppEnvironment.load(environment: ["PHOTOS_CONFIG": path, "FLICKR_API_KEY": "from-env"])
+        #expect(environment.settings["FLICKR_API_KEY"] == "from-env")
+        #expect(environment.settings["PHOTOS_PLACEHOLDER_API"] == "https://example.test")
+    }
+}
+
+import Foundation

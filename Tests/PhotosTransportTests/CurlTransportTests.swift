@@ -1,0 +1,262 @@
+import FixtureServerKit
+import Foundation
+import PhotosCore
+import Testing
+
+@testable import PhotosTransport
+
+/// The transport against the real fixture server over TLS (ALPN h2) on 127.0.0.1.
+@Suite struct CurlTransportTests {
+    /// A transport trusting the fixture server's test CA, with quick retries.
+    static func transport(
+        for server: FixtureServer, retry: RetryPolicy = .quick, configure: (inout TransportConfiguration) -> Void = { _ in }
+    ) throws -> CurlTransport {
+        var configuration = TransportConfiguration()
+        configuration.caBundlePath = server.caFile
+        configuration.retry = retry
+        configure(&configuration)
+        return try CurlTransport(configuration: configuration)
+    }
+
+    @Test func twoHundredParallelDownloadsShareOneHTTP2Connection() async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let transport = try Self.transport(for: server)
+        let folder = try TemporaryFolder()
+
+        let responses = try await withThrowingTaskGroup(of: (Int, HTTPResponse).self) { group in
+            for index in 0..<200 {
+                group.addTask {
+                    let target = folder.url.appendingPathComponent("\(index).jpg")
+                    return (index, try await transport.download(HTTPRequest(url: "\(server.url)/thumbs/\(index).jpg"), to: target))
+                }
+            }
+            return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+
+        #expect(responses.count == 200)
+        #expect(responses.values.allSatisfy { $0.status == 200 && $0.httpVersion == .http2 })
+        for index in 0..<200 {
+            let data = try Data(contentsOf: folder.url.appendingPathComponent("\(index).jpg"))
+            #expect(data.count == responses[index]?.bytes)
+            #expect(data.count >= 5_000 && data.count <= 21_000)
+            #expect(data.prefix(2) == Data([0xFF, 0xD8]) && data.suffix(2) == Data([0xFF, 0xD9]), "thumbnail \(index) is a whole JPEG")
+        }
+        #expect(try folder.contents().count == 200, "no temp file is left beside the images")
+
+        let stats = server.stats()
+        #expect(stats.connections == 1)
+        #expect(stats.streams == 200)
+        #expect(stats.requests == 200)
+        let counters = transport.statistics
+        #expect(counters.connectionsOpened == 1)
+        #expect(counters.transfersByVersion[.http2] == 200)
+        #expect(counters.transfersByVersion.count == 1)
+    }
+
+    @Test func cancellingADownloadRemovesItsTempFileAtOnce() async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let transport = try Self.transport(for: server)
+        let folder = try TemporaryFolder()
+        let target = folder.url.appendingPathComponent("stalled.jpg")
+
+        let task = Task {
+            try await transport.download(HTTPRequest(url: "\(server.url)/images/sample.jpg?stall_after=2000"), to: target)
+        }
+        // Wait for the partial file: the transfer is then really mid-body.
+        try await waitUntil { (try? folder.contents().contains { $0.hasSuffix(TempFile.suffix) }) == true }
+        let cancelled = ContinuousClock.now
+        task.cancel()
+        let outcome = await task.result
+        #expect(ContinuousClock.now - cancelled < .seconds(1))
+        #expect(throws: CancellationError.self) { try outcome.get() }
+        #expect(try folder.contents().isEmpty, "neither the temp file nor the target remain")
+    }
+
+    @Test func serviceUnavailableWithRetryAfterIsRetriedThenSucceeds() async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let transport = try Self.transport(for: server, retry: RetryPolicy())
+        let key = UUID().uuidString
+        let started = ContinuousClock.now
+        let response = try await transport.data(
+            for: HTTPRequest(url: "\(server.url)/images/thumb.jpg?fail_first=1&status=503&retry_after=1&key=\(key)"))
+        #expect(response.status == 200)
+        #expect(response.attempts == 2)
+        #expect(ContinuousClock.now - started >= .seconds(1), "Retry-After: 1 was honoured")
+        #expect(server.stats().requests == 2)
+        #expect(transport.statistics.retries == 1)
+    }
+
+    @Test func retriesStopAtTheLimitAndReturnTheLastAnswer() async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let transport = try Self.transport(for: server)
+        let response = try await transport.data(for: HTTPRequest(url: "\(server.url)/images/thumb.jpg?status=500"))
+        #expect(response.status == 500)
+        #expect(response.attempts == RetryPolicy.quick.maxAttempts)
+        #expect(server.stats().requests == RetryPolicy.quick.maxAttempts)
+    }
+
+    @Test func aStalledBodyTimesOutWithAClearError() async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let transport = try Self.transport(for: server) { $0.lowSpeedTime = .seconds(2) }
+        let folder = try TemporaryFolder()
+        let error = await #expect(throws: TransportError.self) {
+            try await transport.download(
+                HTTPRequest(url: "\(server.url)/images/sample.jpg?stall_after=1000"),
+                to: folder.url.appendingPathComponent("a.jpg"))
+        }
+        #expect(error == .timedOut(host: "127.0.0.1", phase: .stalled))
+        #expect(error?.description.contains("stalled") == true)
+        #expect(try folder.contents().isEmpty)
+    }
+
+    @Test(arguments: ["wrong_length=100", "reset_after=1000"])
+    func aCutBodyIsAnErrorAndNeverAFile(fault: String) async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let transport = try Self.transport(for: server)
+        let folder = try TemporaryFolder()
+        let error = await #expect(throws: TransportError.self) {
+            try await transport.download(
+                HTTPRequest(url: "\(server.url)/images/sample.jpg?\(fault)"), to: folder.url.appendingPathComponent("a.jpg"))
+        }
+        switch error {
+        case .truncated, .connectionLost: break
+        default: Issue.record("expected a truncated or lost transfer, got \(String(describing: error))")
+        }
+        #expect(try folder.contents().isEmpty)
+        await #expect(throws: TransportError.self) {
+            try await transport.data(for: HTTPRequest(url: "\(server.url)/images/sample.jpg?\(fault)"))
+        }
+    }
+
+    @Test func fileURLsAndRedirectsToThemAreRefused() async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let transport = try Self.transport(for: server)
+        await #expect(throws: TransportError.unsupportedScheme("file")) {
+            try await transport.data(for: HTTPRequest(url: "file:///etc/passwd"))
+        }
+        await #expect(throws: TransportError.unsupportedScheme("file")) {
+            try await transport.data(for: HTTPRequest(url: "\(server.url)/images/thumb.jpg?redirect=file:///etc/passwd"))
+        }
+        // Ordinary redirects are followed, up to five.
+        let followed = try await transport.data(for: HTTPRequest(url: "\(server.url)/images/thumb.jpg?redirects=3"))
+        #expect(followed.status == 200)
+        await #expect(throws: TransportError.tooManyRedirects(host: "127.0.0.1")) {
+            try await transport.data(for: HTTPRequest(url: "\(server.url)/images/thumb.jpg?redirects=6"))
+        }
+    }
+
+    @Test func aWrongCAIsATLSErrorNamingTheHost() async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let otherCA = FixtureServerConfiguration.defaultFixturesDirectory.appendingPathComponent("tls/other-ca.pem").path
+        let transport = try Self.transport(for: server) { $0.caBundlePath = otherCA }
+        let error = await #expect(throws: TransportError.self) {
+            try await transport.data(for: HTTPRequest(url: "\(server.url)/images/thumb.jpg"))
+        }
+        guard case .tls(let host, _) = error else {
+            Issue.record("expected a TLS error, got \(String(describing: error))")
+            return
+        }
+        #expect(host == "127.0.0.1")
+        #expect(error?.description.contains("127.0.0.1") == true)
+        #expect(error?.description.contains("PHOTOS_CA_BUNDLE") == true)
+    }
+
+    @Test func aBodyOverTheCapIsRefused() async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let transport = try Self.transport(for: server)
+        await #expect(throws: TransportError.tooLarge(host: "127.0.0.1", limit: 65_536)) {
+            try await transport.data(for: HTTPRequest(url: "\(server.url)/x?huge=10000000", maxBodyBytes: 65_536))
+        }
+        let small = try await transport.data(for: HTTPRequest(url: "\(server.url)/x?huge=60000", maxBodyBytes: 65_536))
+        #expect(small.body.count == 60_000)
+    }
+
+    @Test func identicalRequestsInFlightShareOneTransfer() async throws {
+        let server = try await FixtureServer.start(FixtureServerConfiguration(latencyMilliseconds: 200))
+        defer { Task { try? await server.shutdown() } }
+        let transport = try Self.transport(for: server)
+        let request = HTTPRequest(url: "\(server.url)/images/thumb.jpg")
+        async let first = transport.data(for: request)
+        async let second = transport.data(for: request)
+        let (a, b) = try await (first, second)
+        #expect(a.body == b.body && !a.body.isEmpty)
+        #expect(server.stats().requests == 1)
+    }
+
+    @Test func aDeadHostFailsFastAfterItsFirstFailure() async throws {
+        let transport = try CurlTransport(configuration: { var c = TransportConfiguration(); c.retry = .quick; return c }())
+        // A port that was free a moment ago: the connection is refused.
+        let url = "https://127.0.0.1:\(try closedPort())/a.jpg"
+        await #expect(throws: TransportError.self) { try await transport.data(for: HTTPRequest(url: url)) }
+        let started = ContinuousClock.now
+        await #expect(throws: TransportError.hostDown(host: "127.0.0.1")) {
+            try await transport.data(for: HTTPRequest(url: url))
+        }
+        #expect(ContinuousClock.now - started < .milliseconds(50))
+    }
+}
+
+/// A loopback port nothing listens on: bound, then released.
+func closedPort() throws -> Int {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+            bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
+        }
+    }
+    guard bound else { throw POSIXError(.EADDRNOTAVAIL) }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+extension RetryPolicy {
+    /// Retries with millisecond backoff, so that tests of failures stay fast.
+    static var quick: RetryPolicy {
+        var policy = RetryPolicy()
+        policy.baseDelay = .milliseconds(5)
+        policy.maxDelay = .milliseconds(20)
+        return policy
+    }
+}
+
+/// A folder under the system temp directory, removed when the value is released.
+final class TemporaryFolder: Sendable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("photos-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    func contents() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: url.path)
+    }
+}
+
+/// Polls `condition` until it holds, failing after `timeout`.
+func waitUntil(timeout: Duration = .seconds(5), _ condition: () -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("condition not met within \(timeout)")
+            return
+        }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}

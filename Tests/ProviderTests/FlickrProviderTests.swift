@@ -1,0 +1,377 @@
+import FlickrProvider
+import Foundation
+import PhotosCore
+import Testing
+
+/// FlickrProvider against the recorded files in Fixtures/flickr, through a fake transport.
+@Suite struct FlickrProviderTests {
+    static let settings = [
+        "FLICKR_API_KEY": "test-key",
+        "PHOTOS_FLICKR_API": "https://api.example.test/services/rest/",
+        "PHOTOS_FLICKR_STATIC": "https://static.example.test",
+    ]
+
+    static func provider(_ http: FakeHTTP, settings: [String: String] = settings) -> FlickrProvider {
+        FlickrProvider(context: ProviderContext(http: http, settings: settings))
+    }
+
+    // MARK: Search
+
+    @Test func searchPageOneDecodesInOneRequestAndSkipsTheBadID() async throws {
+        let http = FakeHTTP.flickrFixtures()
+        let page = try await Self.provider(http).list(ListQuery(text: "dogs", page: 1, perPage: 10))
+
+        #expect(http.requestedURLs.count == 1, "extras come with the listing: no request per photo")
+        #expect(page.page == 1 && page.perPage == 10 && page.total == 28 && page.hasMore)
+        #expect(page.photos.count == 9)
+        #expect(page.photos.allSatisfy { $0.provider == "flickr" })
+        #expect(!page.photos.contains { $0.id.raw.contains("/") || $0.title == "nothing to see here" })
+        #expect(page.photos.map(\.id.raw) == [
+            "53624890009", "53625112784", "53623987651", "53624001122", "53622876540", "53621765431",
+            "53620654329", "53619543218", "53618432107",
+        ])
+
+        let first = page.photos[0]
+        #expect(first.id.description == "flickr:53624890009")
+        #expect(first.title == "Rex at Playa de la Concha")
+        #expect(first.owner == "Andrea Ruiz")
+        #expect(first.thumbnailURL == "https://live.staticflickr.com/65535/53624890009_6ab707bfca_q.jpg")
+        #expect(first.imageURL == "https://live.staticflickr.com/65535/53624890009_6ab707bfca_b.jpg")
+        #expect(first.width == 1024 && first.height == 768)
+        #expect(first.pageURL == "https://www.flickr.com/photos/105731165@N07/53624890009/")
+        #expect(first.takenAt == utcDate(2024, 1, 1, 7, 0, 0))
+        #expect(first.uploadedAt == Date(timeIntervalSince1970: 1_711_040_123))
+        #expect(first.tags == ["dog", "dogs", "puppy", "pet"])
+    }
+
+    @Test func hostileTitlesArriveRawForTheTerminalToSanitise() async throws {
+        let page = try await Self.provider(.flickrFixtures()).list(ListQuery(text: "dogs", perPage: 10))
+        let titles = Dictionary(uniqueKeysWithValues: page.photos.map { ($0.id.raw, $0.title) })
+        #expect(titles["53625112784"] == "\u{1B}[31mRED\u{1B}[0m dog \u{1B}]0;pwned\u{07} on the lawn")
+        #expect(titles["53623987651"]?.unicodeScalars.contains("\u{202E}") == true)
+        #expect(titles["53624001122"] == "line one\nline two\r\nline three\tand a tab")
+        #expect((titles["53622876540"]?.count ?? 0) >= 10_000)
+        #expect(titles["53621765431"]?.hasPrefix("\u{1F415}\u{200D}\u{1F9BA} service dog") == true)
+        #expect(titles["53619543218"] == "", "an empty title is allowed")
+    }
+
+    @Test func nonHTTPURLsAreDroppedAndMissingExtrasAreBuilt() async throws {
+        let page = try await Self.provider(.flickrFixtures()).list(ListQuery(text: "dogs", perPage: 10))
+        let byID = Dictionary(uniqueKeysWithValues: page.photos.map { ($0.id.raw, $0) })
+
+        let fileThumb = try #require(byID["53620654329"])
+        #expect(fileThumb.thumbnailURL == nil, "file:///etc/passwd is never passed on")
+        #expect(fileThumb.imageURL?.hasPrefix("https://") == true)
+
+        let bare = try #require(byID["53619543218"])
+        #expect(bare.thumbnailURL == "https://static.example.test/65535/53619543218_a24d01b1d2_q.jpg")
+        #expect(bare.imageURL == "https://static.example.test/65535/53619543218_a24d01b1d2_b.jpg")
+        #expect(bare.width == nil && bare.height == nil)
+        #expect(bare.tags.isEmpty)
+
+        let legacy = try #require(byID["53618432107"])
+        #expect(legacy.owner == "48889646@N07", "no ownername: the owner's NSID")
+        #expect(legacy.imageURL == "https://live.staticflickr.com/65535/53618432107_5352ff863e.jpg")
+        #expect(legacy.width == 500 && legacy.height == 375)
+
+        for photo in page.photos {
+            for url in [photo.thumbnailURL, photo.imageURL, photo.pageURL].compactMap({ $0 }) {
+                #expect(URLPolicy.isAllowed(url), "\(url)")
+            }
+        }
+    }
+
+    @Test func searchRequestCarriesEveryParameterInOneCall() async throws {
+        let http = FakeHTTP.flickrFixtures()
+        _ = try await Self.provider(http).list(ListQuery(text: "dogs", page: 2, perPage: 10))
+        let url = try #require(http.requestedURLs.first)
+        #expect(url.hasPrefix("https://api.example.test/services/rest/?"))
+        let query = try #require(http.requestedQueries.first)
+        #expect(query["method"] == ["flickr.photos.search"])
+        #expect(query["text"] == ["dogs"])
+        #expect(query["sort"] == ["relevance"])
+        #expect(query["page"] == ["2"] && query["per_page"] == ["10"])
+        #expect(query["format"] == ["json"] && query["nojsoncallback"] == ["1"])
+        #expect(query["api_key"] == ["test-key"])
+        #expect(query["extras"] == [
+            "description,license,date_upload,date_taken,owner_name,tags,o_dims,views,media,path_alias,url_q,url_m,url_z,url_l,url_o"
+        ])
+    }
+
+    @Test func searchTextCannotInjectParameters() async throws {
+        let http = FakeHTTP.flickrFixtures()
+        _ = try await Self.provider(http).list(ListQuery(text: "a&b=c #x+y%20", perPage: 5))
+        let query = try #require(http.requestedQueries.first)
+        #expect(query["text"] == ["a&b=c #x+y%20"])
+        #expect(query["b"] == nil)
+        let url = try #require(http.requestedURLs.first)
+        #expect(url.contains("text=a%26b%3Dc%20%23x%2By%2520"))
+    }
+
+    @Test func filtersMapToFlickrParameters() async throws {
+        let http = FakeHTTP.flickrFixtures()
+        _ = try await Self.provider(http).list(
+            ListQuery(text: nil, perPage: 5, filters: ["tags": "corgi,snow", "sort": "date-posted-desc", "user": "48889646@N07"]))
+        let query = try #require(http.requestedQueries.first)
+        #expect(query["method"] == ["flickr.photos.search"])
+        #expect(query["tags"] == ["corgi,snow"] && query["sort"] == ["date-posted-desc"] && query["user_id"] == ["48889646@N07"])
+        #expect(query["text"] == nil)
+    }
+
+    @Test func pageTwoDecodesNumbersSentAsStrings() async throws {
+        let provider = Self.provider(.flickrFixtures())
+        let page = try await provider.list(ListQuery(text: "dogs", page: 2, perPage: 10))
+        #expect(page.page == 2 && page.perPage == 10 && page.total == 28 && page.hasMore)
+        #expect(page.photos.count == 10)
+        #expect(page.photos.allSatisfy { $0.width == 1024 && $0.height == 768 })
+        #expect(page.photos[0].id.raw == "53617821096")
+        #expect(page.photos[0].imageURL == "https://live.staticflickr.com/65535/53617821096_19adb903be_b.jpg", "\\/ unescaped")
+
+        let last = try await provider.list(ListQuery(text: "dogs", page: 3, perPage: 10))
+        #expect(last.photos.count == 8 && !last.hasMore)
+    }
+
+    @Test func recentPhotosUseGetRecent() async throws {
+        let http = FakeHTTP.flickrFixtures()
+        let page = try await Self.provider(http).list(ListQuery(page: 1, perPage: 10))
+        let query = try #require(http.requestedQueries.first)
+        #expect(query["method"] == ["flickr.photos.getRecent"])
+        #expect(query["text"] == nil && query["sort"] == nil)
+        #expect(query["extras"]?.first?.contains("url_q") == true)
+        #expect(page.photos.count == 10 && page.total == 1000 && page.hasMore)
+    }
+
+    @Test func blankTextListsRecentPhotos() async throws {
+        let http = FakeHTTP.flickrFixtures()
+        _ = try await Self.provider(http).list(ListQuery(text: "  ", perPage: 10))
+        #expect(http.requestedQueries.first?["method"] == ["flickr.photos.getRecent"])
+    }
+
+    // MARK: The 4000-result cap
+
+    @Test func searchPagesPastTheFirst4000ResultsAreAUsageError() async throws {
+        let http = FakeHTTP.flickrFixtures()
+        let error = await photosError { try await Self.provider(http).list(ListQuery(text: "dogs", page: 401, perPage: 10)) }
+        #expect(error == .usage("Flickr returns only the first 4000 results of a search; page 401 at 10 per page is past them"))
+        #expect(http.requestedURLs.isEmpty)
+        #expect(error?.exitCode == 64)
+    }
+
+    @Test func hasMoreStopsAtTheCapAndAtTheLastPage() async throws {
+        let http = FakeHTTP { components in
+            let page = Int(components.queryItems?.first { $0.name == "page" }?.value ?? "1") ?? 1
+            let perPage = Int(components.queryItems?.first { $0.name == "per_page" }?.value ?? "1") ?? 1
+            let pages = (112_301 + perPage - 1) / perPage
+            return FakeHTTP.response(
+                #"{"photos":{"page":\#(page),"pages":\#(pages),"perpage":\#(perPage),"total":112301,"photo":[]},"stat":"ok"}"#)
+        }
+        let provider = Self.provider(http)
+        #expect(try await provider.list(ListQuery(text: "cats", page: 399, perPage: 10)).hasMore)
+        #expect(try await !provider.list(ListQuery(text: "cats", page: 400, perPage: 10)).hasMore)
+        #expect(try await !provider.list(ListQuery(text: "cats", page: 8, perPage: 500)).hasMore)
+        // Recent photos have no cap: hasMore follows pages.
+        #expect(try await provider.list(ListQuery(page: 400, perPage: 10)).hasMore)
+    }
+
+    // MARK: Detail
+
+    @Test func detailMergesGetInfoAndGetSizesFetchedInParallel() async throws {
+        let http = FakeHTTP.flickrFixtures(delay: .milliseconds(200))
+        let detail = try await Self.provider(http).detail(PhotoID(provider: "flickr", raw: "53624890009"))
+
+        let methods = http.requestedQueries.compactMap { $0["method"]?.first }.sorted()
+        #expect(methods == ["flickr.photos.getInfo", "flickr.photos.getSizes"])
+        #expect(http.requestedQueries.allSatisfy { $0["photo_id"] == ["53624890009"] })
+        #expect(http.maxInFlight == 2, "getInfo and getSizes run at the same time")
+
+        #expect(detail.photo.id.description == "flickr:53624890009")
+        #expect(detail.photo.title == "Rex at Playa de la Concha")
+        #expect(detail.photo.owner == "Andrea Ruiz")
+        #expect(detail.description == "Rex loves the sea.\nShot on a Fujifilm X-T4, 35mm f/1.4.")
+        #expect(detail.takenAt == utcDate(2024, 1, 1, 7, 0, 0))
+        #expect(detail.uploadedAt == Date(timeIntervalSince1970: 1_711_040_123))
+        #expect(detail.tags == ["dog", "beach", "goldenretriever", "sansebastián"])
+        #expect(detail.extra["views"] == "1546" && detail.extra["license"] == "0")
+        #expect(detail.photo.pageURL == "https://www.flickr.com/photos/andrearuiz/53624890009/")
+        #expect(detail.sizes.count == 13)
+        #expect(detail.sizes.allSatisfy { $0.width != nil && $0.height != nil }, "widths as strings and numbers")
+        #expect(detail.sizes.first { $0.label == "Original" }?.width == 4000)
+        #expect(detail.largestImageURL?.hasSuffix("_o.jpg") == true)
+        #expect(detail.photo.thumbnailURL?.hasSuffix("_q.jpg") == true)
+        #expect(detail.photo.imageURL?.hasSuffix("_b.jpg") == true)
+        #expect(detail.photo.width == 1024 && detail.photo.height == 768)
+    }
+
+    @Test func detailWithStringSizesAndNoTags() async throws {
+        let detail = try await Self.provider(.flickrFixtures()).detail(PhotoID(provider: "flickr", raw: "53619543218"))
+        #expect(detail.photo.title == "")
+        #expect(detail.description == nil)
+        #expect(detail.tags.isEmpty)
+        #expect(detail.sizes.map(\.width) == [75, 150, 100, 240, 320, 400, 500, 640, 800, 1024, 1600, 2048, 4000])
+    }
+
+    @Test func unknownPhotoIsNotFound() async throws {
+        let id = PhotoID(provider: "flickr", raw: "12345678901")
+        let error = await photosError { try await Self.provider(.flickrFixtures()).detail(id) }
+        #expect(error == .notFound(id))
+    }
+
+    @Test func malformedIDsAreRefusedBeforeAnyRequest() async throws {
+        let http = FakeHTTP.flickrFixtures()
+        let provider = Self.provider(http)
+        for raw in ["../../etc/passwd", "123abc", "", "123456789012345678901", "１２３"] {
+            #expect(!provider.isValidID(raw))
+            let error = await photosError { try await provider.detail(PhotoID(provider: "flickr", raw: raw)) }
+            #expect(error?.kind == "usage")
+        }
+        #expect(http.requestedURLs.isEmpty)
+        #expect(provider.isValidID("53624890009") && provider.isValidID("1") && provider.isValidID("12345678901234567890"))
+    }
+
+    // MARK: Errors
+
+    @Test func missingKeyFailsBeforeAnyRequest() async throws {
+        for key in [nil, "", "  "] as [String?] {
+            var settings = Self.settings
+            settings["FLICKR_API_KEY"] = key
+            let http = FakeHTTP.flickrFixtures()
+            let error = await photosError { try await Self.provider(http, settings: settings).list(ListQuery(text: "dogs")) }
+            #expect(error?.kind == "authentication")
+            #expect(error?.exitCode == 77)
+            let text = error.map(String.init(describing:)) ?? ""
+            #expect(text.contains("FLICKR_API_KEY") && text.contains("[flickr]"))
+            #expect(text.contains("https://www.flickr.com/services/api/misc.api_keys.html"))
+            #expect(http.requestedURLs.isEmpty)
+        }
+    }
+
+    @Test func refusedKeyIsAnAuthenticationErrorWithoutTheKey() async throws {
+        var settings = Self.settings
+        settings["FLICKR_API_KEY"] = "bad-key"
+        let error = await photosError { try await Self.provider(.flickrFixtures(), settings: settings).list(ListQuery(text: "dogs")) }
+        #expect(
+            error
+                == .authentication(
+                    provider: "flickr",
+                    detail: "Flickr refused the API key (error 100: Invalid API Key). Set FLICKR_API_KEY or api_key under [flickr] in the config file"
+                ))
+        #expect(!String(describing: error!).contains("bad-key"))
+    }
+
+    @Test func flickrErrorCodesMap() async throws {
+        let unavailable = await photosError { try await Self.provider(.flickrFixtures()).list(ListQuery(text: "error105")) }
+        #expect(unavailable == .unavailable(provider: "flickr", detail: "Flickr error 105: Service currently unavailable"))
+        #expect(unavailable?.exitCode == 69)
+
+        let other = FakeHTTP { _ in FakeHTTP.response(#"{"stat":"fail","code":112,"message":"Method \"flickr.x\" not found"}"#) }
+        let error112 = await photosError { try await Self.provider(other).list(ListQuery()) }
+        #expect(error112 == .unavailable(provider: "flickr", detail: "Flickr error 112: Method \"flickr.x\" not found"))
+
+        // Code 1 means "not found" only for getInfo/getSizes.
+        let code1 = FakeHTTP { _ in FakeHTTP.response(#"{"stat":"fail","code":1,"message":"Too many tags in ALL query"}"#) }
+        let searchCode1 = await photosError { try await Self.provider(code1).list(ListQuery(text: "a")) }
+        #expect(searchCode1?.kind == "unavailable")
+    }
+
+    @Test func failureBodiesWinOverHTTPStatusAndKeysAreScrubbed() async throws {
+        let http = FakeHTTP { _ in
+            FakeHTTP.response(#"{"stat":"fail","code":105,"message":"Service unavailable for key test-key"}"#, status: 503)
+        }
+        let error = await photosError { try await Self.provider(http).list(ListQuery(text: "dogs")) }
+        #expect(error?.kind == "unavailable")
+        #expect(!String(describing: error!).contains("test-key"))
+    }
+
+    @Test func httpErrorsAndBadBodies() async throws {
+        let html = FakeHTTP { _ in FakeHTTP.response("<html>Bad Gateway</html>", status: 502) }
+        #expect(await photosError { try await Self.provider(html).list(ListQuery(text: "dogs")) }?.kind == "unavailable")
+
+        let limited = FakeHTTP { _ in FakeHTTP.response("", status: 429) }
+        #expect(await photosError { try await Self.provider(limited).list(ListQuery(text: "dogs")) }?.kind == "unavailable")
+
+        let garbage = FakeHTTP { _ in FakeHTTP.response("{\"photos\": [1, 2") }
+        let bad = await photosError { try await Self.provider(garbage).list(ListQuery(text: "dogs")) }
+        #expect(bad?.kind == "badData" && bad?.exitCode == 65)
+
+        let wrongShape = FakeHTTP { _ in FakeHTTP.response(#"{"stat":"ok","sizes":{}}"#) }
+        #expect(await photosError { try await Self.provider(wrongShape).list(ListQuery()) }?.kind == "badData")
+
+        for error in [bad] {
+            let text = String(describing: error!)
+            #expect(!text.contains("test-key") && !text.contains("api.example.test"))
+        }
+    }
+
+    @Test func transportErrorsPropagateUnchanged() async throws {
+        let http = FakeHTTP { _ in throw TransportError.cannotResolve(host: "api.example.test") }
+        do {
+            _ = try await Self.provider(http).list(ListQuery(text: "dogs"))
+            Issue.record("expected an error")
+        } catch let error as TransportError {
+            #expect(error == .cannotResolve(host: "api.example.test"))
+        }
+    }
+
+    @Test func callbackWrappedBodiesAreUnwrapped() async throws {
+        let recorded = try FixtureFiles.data("flickr/search-dogs-page1.json")
+        let http = FakeHTTP { _ in FakeHTTP.response(Data("jsonFlickrApi(".utf8) + recorded + Data(")\n".utf8)) }
+        let page = try await Self.provider(http).list(ListQuery(text: "dogs", perPage: 10))
+        #expect(page.photos.count == 9)
+
+        let failing = FakeHTTP { _ in FakeHTTP.response(" jsonFlickrApi({\"stat\":\"fail\",\"code\":100,\"message\":\"Invalid API Key\"});") }
+        #expect(await photosError { try await Self.provider(failing).list(ListQuery()) }?.kind == "authentication")
+    }
+
+    @Test func lenientNumbersAndOddShapes() async throws {
+        let body = #"""
+            {"photos":{"page":"1","pages":1.0,"perpage":"2","total":"2","photo":[
+              {"id":53600000001,"owner":"1@N01","secret":"abc123","server":65535,"title":{"_content":"numeric id"},
+               "url_l":"https://live.staticflickr.com/65535/x_b.jpg","width_l":"1024.0","height_l":" 683","dateupload":1700000000,
+               "datetaken":"0000-00-00 00:00:00"},
+              "not an object",
+              {"id":"53600000002","owner":"1@N01","secret":"../x","server":"65535","title":null,"url_m":"javascript:alert(1)",
+               "width_m":"abc","datetaken":"2023-02-30 10:00:00"}
+            ]},"stat":"ok"}
+            """#
+        let page = try await Self.provider(FakeHTTP { _ in FakeHTTP.response(body) }).list(ListQuery(perPage: 2))
+        #expect(page.total == 2 && page.perPage == 2 && !page.hasMore)
+        #expect(page.photos.count == 2)
+        let first = page.photos[0]
+        #expect(first.id.raw == "53600000001" && first.title == "numeric id")
+        #expect(first.width == 1024 && first.height == 683)
+        #expect(first.uploadedAt == Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(first.takenAt == nil)
+        #expect(first.thumbnailURL == "https://static.example.test/65535/53600000001_abc123_q.jpg")
+        let second = page.photos[1]
+        #expect(second.title == "")
+        #expect(second.imageURL == nil, "javascript: dropped")
+        #expect(second.thumbnailURL == nil, "a secret with '/' never builds a URL")
+        #expect(second.takenAt == nil, "30 February")
+    }
+
+    // MARK: Redaction and metadata
+
+    @Test func redactHidesTheKey() {
+        let url = "https://api.flickr.com/services/rest/?method=flickr.photos.search&api_key=0123abcd&text=x#frag"
+        let redacted = FlickrProvider.redact(url)
+        #expect(redacted == "https://api.flickr.com/services/rest/?method=flickr.photos.search&api_key=REDACTED&text=x#frag")
+        #expect(FlickrProvider.redact("https://x/?a=1&api_key=k") == "https://x/?a=1&api_key=REDACTED")
+        #expect(FlickrProvider.redact("https://x/") == "https://x/")
+    }
+
+    @Test func metadata() {
+        let provider = Self.provider(.flickrFixtures())
+        #expect(FlickrProvider.name == "flickr" && provider.name == "flickr")
+        #expect(!FlickrProvider.summary.isEmpty && !FlickrProvider.summary.contains("\n"))
+        #expect(provider.maxPerPage == 500)
+    }
+
+    @Test func defaultsPointAtFlickr() async throws {
+        let http = FakeHTTP.flickrFixtures()
+        _ = try await Self.provider(http, settings: ["FLICKR_API_KEY": "test-key"]).list(ListQuery(perPage: 1))
+        #expect(http.requestedURLs.first?.hasPrefix("https://api.flickr.com/services/rest/?method=flickr.photos.getRecent&") == true)
+        let page = try await Self.provider(.flickrFixtures(), settings: ["FLICKR_API_KEY": "test-key"])
+            .list(ListQuery(text: "dogs", perPage: 10))
+        #expect(page.photos.first { $0.id.raw == "53619543218" }?.thumbnailURL?.hasPrefix("https://live.staticflickr.com/65535/") == true)
+    }
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian packages photos builds and runs with, only those missing; quiet when
+# everything is already there. Usage: scripts/install-deps.sh [extra packages...]
+set -euo pipefail
+
+packages=(pkg-config libcurl4-openssl-dev libsqlite3-dev libchafa-dev libturbojpeg0-dev libpng-dev libwebp-dev "$@")
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "photos needs these system packages: ${missing[*]} (install them with your package manager)" >&2
+  exit 1
+fi
+sudo=""
+[ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && sudo="sudo"
+echo "Installing system packages: ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq >/dev/null
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
