@@ -73,7 +73,7 @@ final class FixtureServerCore: Sendable {
 
     init(configuration: FixtureServerConfiguration) {
         self.configuration = configuration
-        self.routes = Locked(configuration.routes)
+        self.routes = Locked(configuration.routes + [FixtureProviderEmulation(fixtures: configuration.fixturesDirectory).route])
         let candidates = [configuration.fixturesDirectory, FixtureServerConfiguration.defaultFixturesDirectory]
             .map { $0.appendingPathComponent("images/base-thumb.jpg") }
         self.thumbnailBase = candidates.lazy

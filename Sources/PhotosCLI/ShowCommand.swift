@@ -96,7 +96,10 @@ struct Showing {
         if let uploaded = detail.uploadedAt ?? photo.uploadedAt { rows.append(("Uploaded", uploaded.formatted(.iso8601))) }
         let tags = detail.tags.isEmpty ? photo.tags : detail.tags
         if !tags.isEmpty { rows.append(("Tags", tags.joined(separator: ", "))) }
-        for key in detail.extra.keys.sorted() { rows.append((key.capitalized, detail.extra[key] ?? "")) }
+        for key in detail.extra.keys.sorted() {
+            let label = key.replacingOccurrences(of: "_", with: " ")
+            rows.append((label.prefix(1).uppercased() + label.dropFirst(), detail.extra[key] ?? ""))
+        }
         if let page = photo.pageURL { rows.append(("Page", page)) }
         if let image = detail.largestImageURL { rows.append(("Image", image)) }
         for size in detail.sizes.sorted(by: { $0.longestEdge < $1.longestEdge }) {

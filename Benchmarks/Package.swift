@@ -1,0 +1,15 @@
+// swift-tools-version:6.0
+// Peer implementations that the benchmarks in run.sh time side by side with photos.
+// A separate package so that the root package never depends on them.
+import PackageDescription
+
+let package = Package(
+    name: "photos-benchmarks",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "urlsession-fetch", targets: ["urlsession-fetch"]),
+    ],
+    targets: [
+        .executableTarget(name: "urlsession-fetch"),
+    ]
+)

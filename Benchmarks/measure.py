@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""Run one command several times and print one JSON object describing the runs.
+
+    measure.py --name curl --runs 5 [--warmup 1] [--fresh-dir DIR] [--expect-files N]
+               [--stats-url https://127.0.0.1:PORT --ca-file ca.pem] [--output FILE]
+               -- COMMAND [ARGS...]
+
+Per run:
+  * DIR (when given) is deleted and recreated empty before the command starts;
+  * the fixture server's counters are reset (`GET /__stats?reset=1`) before, and read after;
+  * wall time is measured around spawn .. os.wait4 of the child;
+  * peak RSS comes from the rusage that os.wait4 returns for that child (ru_maxrss, KiB on
+    Linux), so every run reports its own peak rather than the maximum over all children;
+  * the files in DIR are counted and summed afterwards, so tools that only claim success are
+    checked too;
+  * the command's stdout is kept when it is one JSON object (photos and urlsession-fetch print
+    their own summary: files, failed, wall_ms, ...).
+
+Summary fields: median_wall_ms, min/max_wall_ms, peak_rss_mb (largest of the runs),
+median_rss_mb, connections (median of the runs; null without --stats-url), ok (every run exited
+0 and, with --expect-files, wrote that many non-empty files).
+"""
+
+import argparse
+import json
+import os
+import shutil
+import ssl
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+
+
+def fetch_stats(base_url, context, reset=False):
+    url = base_url.rstrip("/") + "/__stats" + ("?reset=1" if reset else "")
+    with urllib.request.urlopen(url, context=context, timeout=10) as response:
+        return json.loads(response.read().decode("utf-8"))
+
+
+def count_files(directory):
+    files = 0
+    total = 0
+    empty = 0
+    for root, _dirs, names in os.walk(directory):
+        for name in names:
+            size = os.path.getsize(os.path.join(root, name))
+            files += 1
+            total += size
+            if size == 0:
+                empty += 1
+    return files, total, empty
+
+
+def run_once(command, args, context, stats_overhead):
+    if args.fresh_dir:
+        shutil.rmtree(args.fresh_dir, ignore_errors=True)
+        os.makedirs(args.fresh_dir)
+    if args.stats_url:
+        fetch_stats(args.stats_url, context, reset=True)
+
+    started = time.perf_counter()
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # Read both pipes to the end before reaping, so the child never blocks on a full pipe and
+    # its rusage is taken with os.wait4 rather than lost to Popen.wait.
+    out, err = _drain(child)
+    _pid, status, usage = os.wait4(child.pid, 0)
+    elapsed_ms = (time.perf_counter() - started) * 1000.0
+    child.returncode = os.waitstatus_to_exitcode(status)
+
+    record = {
+        "wall_ms": round(elapsed_ms, 1),
+        "max_rss_mb": round(usage.ru_maxrss / 1024.0, 1),
+        "user_ms": round(usage.ru_utime * 1000.0, 1),
+        "sys_ms": round(usage.ru_stime * 1000.0, 1),
+        "exit": child.returncode,
+    }
+    if args.stats_url:
+        stats = fetch_stats(args.stats_url, context)
+        # The reading request opens one HTTP/1.1 connection of its own, counted on accept.
+        record["connections"] = max(0, stats.get("connections", 0) - stats_overhead)
+        record["streams"] = stats.get("streams", 0)
+        record["requests"] = stats.get("requests", 0)
+    if args.fresh_dir:
+        files, total, empty = count_files(args.fresh_dir)
+        record["files_written"] = files
+        record["bytes_written"] = total
+        record["empty_files"] = empty
+    text = out.decode("utf-8", "replace").strip()
+    if text.startswith("{") and text.endswith("}") and "\n" not in text:
+        try:
+            record["tool"] = json.loads(text)
+        except ValueError:
+            pass
+    if child.returncode != 0:
+        record["stderr_tail"] = err.decode("utf-8", "replace")[-2000:]
+        if "tool" not in record:
+            record["stdout_tail"] = text[-2000:]
+    return record
+
+
+def _drain(child):
+    """Reads stdout and stderr to EOF without reaping the child (unlike Popen.communicate)."""
+    import selectors
+
+    chunks = {child.stdout: [], child.stderr: []}
+    selector = selectors.DefaultSelector()
+    for stream in chunks:
+        selector.register(stream, selectors.EVENT_READ)
+    while selector.get_map():
+        for key, _ in selector.select():
+            data = os.read(key.fileobj.fileno(), 65536)
+            if data:
+                chunks[key.fileobj].append(data)
+            else:
+                selector.unregister(key.fileobj)
+                key.fileobj.close()
+    return b"".join(chunks[child.stdout]), b"".join(chunks[child.stderr])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--name", required=True)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--warmup", type=int, default=0, help="untimed runs first")
+    parser.add_argument("--fresh-dir")
+    parser.add_argument("--expect-files", type=int)
+    parser.add_argument("--stats-url")
+    parser.add_argument("--ca-file")
+    parser.add_argument("--note", default="")
+    parser.add_argument("--output", help="also write the JSON here")
+    parser.add_argument("command", nargs=argparse.REMAINDER)
+    args = parser.parse_args()
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    if not command:
+        parser.error("no command given (put it after --)")
+
+    context = None
+    overhead = 0
+    if args.stats_url:
+        context = ssl.create_default_context(cafile=args.ca_file)
+        fetch_stats(args.stats_url, context, reset=True)
+        overhead = fetch_stats(args.stats_url, context).get("connections", 0)
+
+    for _ in range(args.warmup):
+        run_once(command, args, context, overhead)
+    runs = [run_once(command, args, context, overhead) for _ in range(args.runs)]
+
+    ok = all(run["exit"] == 0 for run in runs)
+    if args.expect_files is not None and args.fresh_dir:
+        ok = ok and all(
+            run["files_written"] == args.expect_files and run["empty_files"] == 0 for run in runs
+        )
+    walls = [run["wall_ms"] for run in runs]
+    rss = [run["max_rss_mb"] for run in runs]
+    summary = {
+        "name": args.name,
+        "note": args.note,
+        "command": command,
+        "runs": len(runs),
+        "ok": ok,
+        "median_wall_ms": round(statistics.median(walls), 1),
+        "min_wall_ms": min(walls),
+        "max_wall_ms": max(walls),
+        "peak_rss_mb": max(rss),
+        "median_rss_mb": round(statistics.median(rss), 1),
+        "connections": (
+            statistics.median_low([run["connections"] for run in runs]) if args.stats_url else None
+        ),
+        "details": runs,
+    }
+    text = json.dumps(summary)
+    if args.output:
+        with open(args.output, "w") as handle:
+            handle.write(text + "\n")
+    print(text)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
