@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // MARK: C edge
@@ -29,7 +30,7 @@ let package = Package(
         .target(name: "PhotosCore"),
         .target(name: "PhotosTransport", dependencies: ["PhotosCore", "CurlShim"]),
         .target(name: "PhotosTerminal", dependencies: ["PhotosCore"]),
-        .target(name: "PhotosCache", dependencies: ["PhotosCore"]),
+        .target(name: "PhotosCache", dependencies: ["PhotosCore", .product(name: "GRDB", package: "GRDB.swift")]),
 
         // MARK: Providers (each depends on the core only)
         .target(name: "FlickrProvider", dependencies: ["PhotosCore"], path: "Providers/Flickr"),
@@ -70,7 +71,12 @@ let package = Package(
             dependencies: ["PhotosTransport", "FixtureServerKit"]
         ),
         .testTarget(name: "PhotosTerminalTests", dependencies: ["PhotosTerminal"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["FixtureServerKit", "photos"]),
         .testTarget(name: "PhotosCLITests", dependencies: ["PhotosCLI", "PhotosCache"]),
+        .testTarget(
+            name: "PhotosCacheTests",
+            dependencies: ["PhotosCache", "PhotosTransport", "PlaceholderProvider", "FlickrProvider", "FixtureServerKit", "photos"]
+        ),
         .testTarget(
             name: "ProviderTests",
             dependencies: ["FlickrProvider", "PlaceholderProvider", "PhotosTransport", "FixtureServerKit"]

@@ -1,0 +1,206 @@
+import FixtureServerKit
+import Foundation
+import Testing
+
+/// `photos list` end to end: the built binary against the fixture server over TLS and HTTP/2.
+@Suite struct ListCommandTests {
+    @Test func placeholderTableListsThirtyPhotosAndHintsTheNextPage() async throws {
+        try await withServer { server, photos in
+            let run = try photos.run(["list", "--provider", "placeholder"])
+            #expect(run.status == 0)
+            let lines = run.stdout.split(separator: "\n")
+            #expect(lines.first?.hasPrefix("ID") == true)
+            #expect(lines.count == 31)
+            #expect(lines[1].contains("placeholder:1 ") && lines[1].contains("accusamus beatae ad facilis cum similique qui sunt"))
+            #expect(run.stderr.contains("Next page: photos list --provider placeholder --page 2"))
+            #expect(!run.stdoutBytes.contains(0x1B), "no raw ESC byte reaches stdout")
+            for line in lines { #expect(line.count <= 100) }
+        }
+    }
+
+    @Test func jsonOutputHasEveryContractField() async throws {
+        try await withServer { server, photos in
+            let run = try photos.run(["list", "--provider", "placeholder", "--per-page", "5", "--format", "json"])
+            #expect(run.status == 0)
+            let json = try run.json()
+            #expect(json["page"] as? Int == 1)
+            #expect(json["per_page"] as? Int == 5)
+            #expect(json["total"] as? Int == 500)
+            #expect(json["has_more"] as? Bool == true)
+            let list = try #require(json["photos"] as? [[String: Any]])
+            #expect(list.count == 5)
+            let first = list[0]
+            #expect(first["id"] as? String == "placeholder:1")
+            #expect(first["provider"] as? String == "placeholder")
+            #expect(first["title"] as? String == "accusamus beatae ad facilis cum similique qui sunt")
+            #expect((first["thumbnail_url"] as? String)?.hasPrefix(server.url + "/placeholder-img/150/") == true)
+            #expect((first["image_url"] as? String)?.hasPrefix(server.url + "/placeholder-img/600/") == true)
+            #expect(first["width"] as? Int == 600 && first["height"] as? Int == 600)
+            #expect(first["page_url"] as? String == server.url + "/photos/1")
+            let path = try #require(first["thumbnail_path"] as? String)
+            let image = try Data(contentsOf: URL(fileURLWithPath: path))
+            #expect(image.prefix(2) == Data([0xFF, 0xD8]), "thumbnail_path is the cached JPEG")
+            #expect(path.hasPrefix(photos.environment["PHOTOS_CACHE_DIR"] ?? "?"))
+        }
+    }
+
+    @Test func jsonlPrintsOnePhotoPerLine() async throws {
+        try await withServer { _, photos in
+            let run = try photos.run(["list", "--provider", "placeholder", "--per-page", "7", "--format", "jsonl", "--no-thumbnails"])
+            #expect(run.status == 0)
+            let lines = run.stdout.split(separator: "\n")
+            #expect(lines.count == 7)
+            for (index, line) in lines.enumerated() {
+                let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+                #expect(object?["id"] as? String == "placeholder:\(index + 1)")
+                #expect(object?["thumbnail_path"] is NSNull)
+            }
+        }
+    }
+
+    @Test func noThumbnailsFetchesNoImages() async throws {
+        try await withServer { server, photos in
+            let run = try photos.run(["list", "--provider", "placeholder", "--no-thumbnails", "--format", "json"])
+            #expect(run.status == 0)
+            #expect(server.stats().requests == 1, "only the listing itself")
+        }
+    }
+
+    @Test func limitWalksPagesAndAllStopsAtTheLast() async throws {
+        try await withServer { _, photos in
+            let limited = try photos.run(["list", "--provider", "placeholder", "--per-page", "10", "--limit", "25", "--format", "jsonl", "--no-thumbnails"])
+            #expect(limited.status == 0)
+            #expect(limited.stdout.split(separator: "\n").count == 25)
+
+            let all = try photos.run(["list", "--provider", "placeholder", "--query", "sunt", "--per-page", "10", "--all", "--format", "json", "--no-thumbnails"])
+            #expect(all.status == 0)
+            let json = try all.json()
+            #expect((json["photos"] as? [Any])?.count == 18)
+            #expect(json["has_more"] as? Bool == false)
+
+            let album = try photos.run(["list", "--provider", "placeholder", "--album", "3", "--per-page", "50", "--format", "jsonl", "--no-thumbnails"])
+            let ids = album.stdout.split(separator: "\n").compactMap {
+                (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["id"] as? String
+            }
+            #expect(ids.first == "placeholder:101" && ids.last == "placeholder:150" && ids.count == 50)
+        }
+    }
+
+    @Test func flickrSearchKeepsHostileTitlesOutOfTheTerminal() async throws {
+        try await withServer { _, photos in
+            let table = try photos.run(["list", "--provider", "flickr", "--query", "dogs"])
+            #expect(table.status == 0)
+            #expect(!table.stdoutBytes.contains(0x1B), "no raw ESC byte reaches stdout")
+            #expect(!table.stdout.unicodeScalars.contains { $0 == "\u{202E}" || $0 == "\u{07}" || $0 == "\r" })
+            #expect(table.stdout.split(separator: "\n").count == 10, "header and 9 photos: the ../ id is skipped")
+            #expect(!table.stdout.contains("etc/passwd"))
+            #expect(!table.stderr.unicodeScalars.contains { $0 == "\u{1B}" && false })
+
+            let json = try photos.run(["list", "--provider", "flickr", "--query", "dogs", "--format", "json"]).json()
+            let list = try #require(json["photos"] as? [[String: Any]])
+            let byID = Dictionary(uniqueKeysWithValues: list.compactMap { photo in (photo["id"] as? String).map { ($0, photo) } })
+            #expect((byID["flickr:53622876540"]?["title"] as? String)?.utf8.count ?? 0 >= 10_000, "JSON keeps the data as sent")
+            #expect((byID["flickr:53625112784"]?["title"] as? String)?.contains("\u{1B}[31m") == true)
+            #expect(byID["flickr:53620654329"]?["thumbnail_url"] is NSNull, "a file:// thumbnail is dropped")
+            #expect(byID["flickr:53620654329"]?["thumbnail_path"] is NSNull)
+            #expect(byID.keys.allSatisfy { !$0.contains("/") })
+            #expect(json["total"] as? Int == 28)
+        }
+    }
+
+    @Test func flickrRecentAndSecondPageWithStringNumbers() async throws {
+        try await withServer { _, photos in
+            let recent = try photos.run(["list", "--provider", "flickr", "--format", "json", "--no-thumbnails"]).json()
+            #expect((recent["photos"] as? [Any])?.count == 10)
+            #expect(recent["total"] as? Int == 1000)
+            let second = try photos.run(["list", "--provider", "flickr", "--query", "dogs", "--page", "2", "--format", "json", "--no-thumbnails"]).json()
+            #expect(second["page"] as? Int == 2)
+            #expect((second["photos"] as? [Any])?.count == 10)
+            let first = (second["photos"] as? [[String: Any]])?.first
+            #expect(first?["width"] is Int)
+        }
+    }
+
+    @Test func flickrErrorCodesMapToExitCodesWithoutLeakingTheKey() async throws {
+        try await withServer { _, photos in
+            let missing = try photos.run(["list", "--provider", "flickr"], environment: ["FLICKR_API_KEY": nil])
+            #expect(missing.status == 77)
+            #expect(missing.stderr.contains("FLICKR_API_KEY"))
+
+            let bad = try photos.run(["list", "--provider", "flickr", "--query", "dogs"], environment: ["FLICKR_API_KEY": "bad-key"])
+            #expect(bad.status == 77)
+            #expect(bad.stderr.contains("FLICKR_API_KEY"))
+            #expect(!bad.stderr.contains("bad-key") && !bad.stdout.contains("bad-key"))
+
+            let unavailable = try photos.run(["list", "--provider", "flickr", "--query", FixtureProviderEmulation.flickrUnavailableText])
+            #expect(unavailable.status == 69)
+            #expect(!unavailable.stderr.contains(FixtureProviderEmulation.validFlickrAPIKey))
+
+            let pastCap = try photos.run(["list", "--provider", "flickr", "--query", "dogs", "--page", "41", "--per-page", "100"])
+            #expect(pastCap.status == 64)
+            #expect(pastCap.stderr.contains("4000"))
+        }
+    }
+
+    @Test func allProvidersListEvenWhenOneIsDown() async throws {
+        try await withServer { _, photos in
+            // Flickr points at a port nothing listens on.
+            let run = try photos.run(
+                ["list", "--provider", "all", "--format", "json", "--no-thumbnails", "--per-page", "5"],
+                environment: ["PHOTOS_FLICKR_API": "https://127.0.0.1:9/services/rest/"])
+            #expect(run.status == 0)
+            #expect(run.stderr.contains("flickr"))
+            let list = try #require(try run.json()["photos"] as? [[String: Any]])
+            #expect(list.count == 5)
+            #expect(list.allSatisfy { $0["provider"] as? String == "placeholder" })
+
+            let both = try photos.run(["list", "--provider", "flickr,placeholder", "--query", "dogs", "--format", "jsonl", "--no-thumbnails"])
+            let providers = both.stdout.split(separator: "\n").prefix(2).compactMap {
+                (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["provider"] as? String
+            }
+            #expect(both.status == 0)
+            #expect(Set(providers).count >= 1)
+        }
+    }
+
+    @Test func aDeadImageHostFailsOnceWithOneWarning() async throws {
+        try await withServer { _, photos in
+            // Without PHOTOS_FLICKR_STATIC one photo's thumbnail points at the real image host,
+            // which this machine cannot reach.
+            let run = try photos.run(["list", "--provider", "flickr", "--query", "dogs"], environment: ["PHOTOS_FLICKR_STATIC": nil])
+            #expect(run.status == 0)
+            let warnings = run.stderr.split(separator: "\n").filter { $0.contains("warning") }
+            #expect(warnings.count == 1)
+            #expect(warnings.first?.contains("live.staticflickr.com") == true)
+        }
+    }
+
+    @Test(arguments: [
+        ["list", "--per-page", "0"], ["list", "--page", "0"], ["list", "--provider", "nope"],
+        ["list", "--bogus"], ["list", "--query", "  "], ["show"], ["show", "flickr:../../etc/passwd"],
+        ["show", "nonsense"], ["show", "nope:1"],
+    ])
+    func wrongUsageExits64WithAMessage(arguments: [String]) async throws {
+        let photos = try PhotosBinary(server: nil)
+        defer { photos.remove() }
+        let run = try photos.run(arguments)
+        #expect(run.status == 64)
+        #expect(!run.stderr.isEmpty)
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test func helpTeachesEveryFlagWithAnExample() async throws {
+        let photos = try PhotosBinary(server: nil)
+        defer { photos.remove() }
+        let root = try photos.run(["--help"])
+        #expect(root.status == 0)
+        #expect(root.stdout.contains("photos list --provider flickr --query dogs"))
+        let list = try photos.run(["list", "--help"])
+        for flag in ["--provider", "--query", "--page", "--per-page", "--limit", "--all", "--format", "--no-thumbnails", "--album"] {
+            #expect(list.stdout.contains(flag), "list --help mentions \(flag)")
+        }
+        #expect(list.stdout.contains("Examples:"))
+        let version = try photos.run(["--version"])
+        #expect(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
+    }
+}

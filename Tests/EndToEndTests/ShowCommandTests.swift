@@ -1,0 +1,72 @@
+import FixtureServerKit
+import Foundation
+import Testing
+
+/// `photos show` end to end.
+@Suite struct ShowCommandTests {
+    @Test func flickrDetailMergesInfoAndSizes() async throws {
+        try await withServer { server, photos in
+            let table = try photos.run(["show", "flickr:53624890009"])
+            #expect(table.status == 0)
+            #expect(table.stdout.contains("Rex at Playa de la Concha"))
+            #expect(table.stdout.contains("Andrea Ruiz"))
+            #expect(table.stdout.contains("goldenretriever"))
+            #expect(table.stdout.contains("Original"))
+
+            let json = try photos.run(["show", "flickr:53624890009", "--format", "json"]).json()
+            #expect(json["id"] as? String == "flickr:53624890009")
+            #expect((json["description"] as? String)?.hasPrefix("Rex loves the sea.") == true)
+            #expect((json["tags"] as? [String])?.contains("beach") == true)
+            #expect(json["taken_at"] as? String == "2024-01-01T07:00:00Z")
+            #expect((json["sizes"] as? [[String: Any]])?.count == 13)
+            #expect(json["image_path"] is NSNull)
+        }
+    }
+
+    @Test func hostileDetailNeverReachesTheTerminalRaw() async throws {
+        try await withServer { _, photos in
+            let run = try photos.run(["show", "flickr:53625112784"])
+            #expect(run.status == 0)
+            #expect(!run.stdoutBytes.contains(0x1B))
+        }
+    }
+
+    @Test func unknownPhotosAreNotFound() async throws {
+        try await withServer { _, photos in
+            let flickr = try photos.run(["show", "flickr:11111111111"])
+            #expect(flickr.status == 69)
+            #expect(flickr.stderr.contains("flickr:11111111111"))
+            let placeholder = try photos.run(["show", "placeholder:4999"])
+            #expect(placeholder.status == 69)
+        }
+    }
+
+    @Test func openDownloadsTheLargestImageAndRunsTheOpenerWithoutAShell() async throws {
+        try await withServer { server, photos in
+            let record = photos.cache.appendingPathComponent("opened.txt")
+            let opener = photos.cache.appendingPathComponent("opener.sh")
+            try "#!/bin/sh\nprintf '%s\\n' \"$#\" \"$1\" > '\(record.path)'\n".write(to: opener, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
+
+            let run = try photos.run(["show", "placeholder:2", "--open", "--format", "json"], environment: ["PHOTOS_OPENER": opener.path])
+            #expect(run.status == 0)
+            let lines = try String(contentsOf: record, encoding: .utf8).split(separator: "\n")
+            #expect(lines.first == "1", "exactly one argument")
+            let path = String(lines.last ?? "")
+            #expect(try run.json()["image_path"] as? String == path)
+            let image = try Data(contentsOf: URL(fileURLWithPath: path))
+            #expect(image.prefix(2) == Data([0xFF, 0xD8]))
+            #expect(server.stats().requests >= 2)
+        }
+    }
+
+    @Test func withoutAnOpenerTheErrorNamesTheDownloadedFile() async throws {
+        try await withServer { _, photos in
+            let run = try photos.run(["show", "flickr:53624890009", "--open"], environment: ["PHOTOS_OPENER": "no-such-viewer-\(UUID().uuidString)"])
+            #expect(run.status == 69)
+            let path = try #require(run.stderr.split(separator: " ").map(String.init).first { $0.hasPrefix("/") }?
+                .trimmingCharacters(in: CharacterSet(charactersIn: ")\n.;")))
+            #expect(FileManager.default.fileExists(atPath: path), "the named file exists: \(path)")
+        }
+    }
+}
