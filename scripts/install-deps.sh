@@ -3,7 +3,7 @@
 # everything is already there. Usage: scripts/install-deps.sh [extra packages...]
 set -euo pipefail
 
-packages=(pkg-config libcurl4-openssl-dev libsqlite3-dev libchafa-dev libturbojpeg0-dev libpng-dev libwebp-dev "$@")
+packages=(pkg-config libcurl4-openssl-dev libsqlite3-dev libglib2.0-dev libchafa-dev libturbojpeg0-dev libpng-dev libwebp-dev "$@")
 
 missing=()
 for package in "${packages[@]}"; do
