@@ -21,18 +21,18 @@ enum ThumbnailSynthesizer {
         5 * 1024 + (number * 7919) % (15 * 1024)
     }
 
+    /// `abc...zabc...`, long enough for any thumbnail padding at any starting letter.
+    private static let paddingPattern: [UInt8] = (0..<(65_533 + 26)).map { UInt8(ascii: "a") + UInt8($0 % 26) }
+
     static func jpeg(number: Int, base: [UInt8]) -> [UInt8] {
         let label = Array("photos-fixture-server thumbnail \(number)\n".utf8)
         // Segment = marker (2) + length (2) + payload; the length field counts itself.
         let wanted = size(for: number) - base.count - 4
         let payloadCount = min(max(wanted, label.count), 65_533)
-        var payload = label
-        payload.reserveCapacity(payloadCount)
-        var index = 0
-        while payload.count < payloadCount {
-            payload.append(UInt8(ascii: "a") + UInt8((index &* 31 &+ number) % 26))
-            index += 1
-        }
+        let paddingCount = payloadCount - label.count
+        let paddingStart = number % 26
+        let padding = paddingPattern[paddingStart..<(paddingStart + min(paddingCount, paddingPattern.count - 26))]
+        let payload = label + padding
         let segmentLength = payload.count + 2
         let insertAt = insertionOffset(in: base)
         var out: [UInt8] = []
