@@ -24,23 +24,27 @@ import Testing
 
     @Test func coalescerRunsOneOperationForConcurrentCallers() async throws {
         let coalescer = RequestCoalescer<String, Int>()
-        let runs = Atomic<Int>(0)
+        let runs = Counter()
         let gate = AsyncGate()
-        async let a = coalescer.run("k") {
-            runs.add(1, ordering: .relaxed)
-            await gate.wait()
-            return 42
+        let a = Task {
+            try await coalescer.run("k") {
+                runs.increment()
+                await gate.wait()
+                return 42
+            }
         }
-        try await waitUntil { runs.load(ordering: .relaxed) == 1 }
-        async let b = coalescer.run("k") {
-            runs.add(1, ordering: .relaxed)
-            return 7
+        try await waitUntil { runs.value == 1 }
+        let b = Task {
+            try await coalescer.run("k") {
+                runs.increment()
+                return 7
+            }
         }
         try await Task.sleep(for: .milliseconds(20))
         await gate.open()
-        let (x, y) = try await (a, b)
+        let (x, y) = try await (a.value, b.value)
         #expect(x == 42 && y == 42)
-        let count = runs.load(ordering: .relaxed)
+        let count = runs.value
         #expect(count == 1)
         // Once finished, the next call runs again.
         let again = try await coalescer.run("k") { 9 }
@@ -121,6 +125,13 @@ import Testing
         #expect(throws: TransportError.unsupportedScheme("file")) { try CurlTransport.validatedHost("FILE:///etc/passwd") }
         #expect(throws: TransportError.invalidURL) { try CurlTransport.validatedHost("not a url") }
     }
+}
+
+/// A thread-safe counter.
+final class Counter: Sendable {
+    private let count = Atomic<Int>(0)
+    func increment() { count.add(1, ordering: .relaxed) }
+    var value: Int { count.load(ordering: .relaxed) }
 }
 
 /// A one-shot gate tasks can wait on.
