@@ -54,7 +54,7 @@ public final class FixtureServer: Sendable {
     /// - Throws: ``StartError`` when the TLS material cannot be loaded, or the bind error.
     public static func start(_ configuration: FixtureServerConfiguration = .init()) async throws -> FixtureServer {
         let tlsDirectory = configuration.resolvedTLSDirectory
-        let sslContext = try makeSSLContext(tlsDirectory: tlsDirectory)
+        let sslContext = try makeSSLContext(tlsDirectory: tlsDirectory, offerHTTP2: configuration.offerHTTP2)
         let caFile = tlsDirectory.appendingPathComponent("ca.pem").standardizedFileURL.path
         let core = FixtureServerCore(configuration: configuration)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, min(System.coreCount, 4)))
@@ -143,7 +143,7 @@ public final class FixtureServer: Sendable {
 
     // MARK: Setup
 
-    private static func makeSSLContext(tlsDirectory: URL) throws -> NIOSSLContext {
+    private static func makeSSLContext(tlsDirectory: URL, offerHTTP2: Bool) throws -> NIOSSLContext {
         let certificatePath = tlsDirectory.appendingPathComponent("server.pem").path
         let keyPath = tlsDirectory.appendingPathComponent("server.key").path
         let certificates: [NIOSSLCertificate]
@@ -162,7 +162,7 @@ public final class FixtureServer: Sendable {
             certificateChain: certificates.map { .certificate($0) },
             privateKey: .privateKey(key)
         )
-        tls.applicationProtocols = ["h2", "http/1.1"]
+        tls.applicationProtocols = offerHTTP2 ? ["h2", "http/1.1"] : ["http/1.1"]
         return try NIOSSLContext(configuration: tls)
     }
 

@@ -19,6 +19,8 @@ public struct FixtureServerConfiguration: Sendable {
     /// Extra route handlers, asked in order before the built-in routes; the first non-nil answer wins.
     /// More can be added after start with ``FixtureServer/addRoute(_:)``.
     public var routes: [FixtureRouteHandler]
+    /// Whether ALPN offers `h2`; false makes an HTTP/1.1-only server (for fallback tests).
+    public var offerHTTP2 = true
 
     /// Creates a configuration; every parameter has a default suitable for tests.
     public init(

@@ -192,6 +192,28 @@ import Testing
         #expect(server.stats().requests == 1)
     }
 
+    @Test func fallsBackToHTTP1WhenTheServerOffersNoH2() async throws {
+        var configuration = FixtureServerConfiguration()
+        configuration.offerHTTP2 = false
+        let server = try await FixtureServer.start(configuration)
+        defer { Task { try? await server.shutdown() } }
+        let transport = try Self.transport(for: server)
+        let folder = try TemporaryFolder()
+        let responses = try await withThrowingTaskGroup(of: HTTPResponse.self) { group in
+            for index in 0..<20 {
+                group.addTask {
+                    try await transport.download(
+                        HTTPRequest(url: "\(server.url)/thumbs/\(index).jpg"), to: folder.url.appendingPathComponent("\(index)"))
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(responses.count == 20)
+        #expect(responses.allSatisfy { $0.httpVersion == .http1_1 && $0.status == 200 })
+        #expect(server.stats().streams == 0)
+        #expect(try folder.contents().count == 20)
+    }
+
     @Test func aDeadHostFailsFastAfterItsFirstFailure() async throws {
         let transport = try CurlTransport(configuration: { var c = TransportConfiguration(); c.retry = .quick; return c }())
         // A port that was free a moment ago: the connection is refused.
