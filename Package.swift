@@ -25,11 +25,17 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
         .target(name: "CurlShim", dependencies: ["CCurl"]),
+        .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"]), .brew(["chafa"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
 
         // MARK: Core and infrastructure
         .target(name: "PhotosCore"),
         .target(name: "PhotosTransport", dependencies: ["PhotosCore", "CurlShim"]),
         .target(name: "PhotosTerminal", dependencies: ["PhotosCore"]),
+        // Thumbnail grid and previews: decoders + libchafa (kept out of PhotosTerminal's C-free build).
+        .target(name: "PhotosImaging", dependencies: ["PhotosTerminal", "CChafa", "CTurboJPEG", "CPNG", "CWebP"]),
         .target(name: "PhotosCache", dependencies: ["PhotosCore", .product(name: "GRDB", package: "GRDB.swift")]),
 
         // MARK: Providers (each depends on the core only)
@@ -55,7 +61,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ]
+            ],
+            exclude: ["README.md"]
         ),
         .executableTarget(
             name: "photos-fixture-server",
@@ -65,12 +72,17 @@ let package = Package(
             ]
         ),
 
+        // Test tool (not shipped): prints a thumbnail grid or a preview of image files; used by
+        // PhotosImagingTests under tmux and by Benchmarks/grid-bench.sh.
+        .executableTarget(name: "photos-grid-sample", dependencies: ["PhotosImaging"]),
+
         // MARK: Tests
         .testTarget(
             name: "PhotosTransportTests",
             dependencies: ["PhotosTransport", "FixtureServerKit"]
         ),
         .testTarget(name: "PhotosTerminalTests", dependencies: ["PhotosTerminal"]),
+        .testTarget(name: "PhotosImagingTests", dependencies: ["PhotosImaging", "photos-grid-sample"]),
         .testTarget(name: "EndToEndTests", dependencies: ["FixtureServerKit", "photos"]),
         .testTarget(name: "PhotosCLITests", dependencies: ["PhotosCLI", "PhotosCache"]),
         .testTarget(

@@ -37,6 +37,17 @@ public struct PlaceholderProvider: PhotoProvider {
     // MARK: Listing
 
     public func list(_ query: ListQuery) async throws -> PhotoPage {
+        switch try await list(query, revalidating: nil) {
+        case .modified(let page, _):
+            return page
+        case .notModified:
+            // Only a conditional request can be answered 304; this one was not conditional.
+            throw PhotosError.badData(provider: Self.name, detail: "the /photos response was 304 to an unconditional request")
+        }
+    }
+
+    /// json-server sends an `ETag` with every listing: with `validators`, a 304 costs no body.
+    public func list(_ query: ListQuery, revalidating validators: HTTPValidators?) async throws -> ListRevalidation {
         let page = max(1, query.page)
         let limit = min(max(1, query.perPage), Self.maxPerPage)
         var items: [(String, String)] = [("_page", String(page)), ("_limit", String(limit))]
@@ -50,7 +61,11 @@ public struct PlaceholderProvider: PhotoProvider {
             }
             items += values.map { ("albumId", $0) }
         }
-        let response = try await get("/photos", query: items)
+        let response = try await get("/photos", query: items, headers: validators?.conditionalHeaders ?? [:])
+        if response.status == 304, let validators, !validators.isEmpty {
+            let repeated = HTTPValidators(headers: response.headers)
+            return .notModified(repeated.isEmpty ? validators : repeated)
+        }
         guard response.isSuccess else { throw Self.httpStatus(response.status) }
         let records: [PlaceholderRecord]
         do {
@@ -61,7 +76,9 @@ public struct PlaceholderProvider: PhotoProvider {
         let photos = records.compactMap(photo(from:))
         let total = response.headers["X-Total-Count"].flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         let hasMore = total.map { page * limit < $0 } ?? (records.count == limit)
-        return PhotoPage(page: page, perPage: limit, total: total, hasMore: hasMore, photos: photos)
+        return .modified(
+            PhotoPage(page: page, perPage: limit, total: total, hasMore: hasMore, photos: photos),
+            HTTPValidators(headers: response.headers))
     }
 
     func photo(from record: PlaceholderRecord) -> Photo? {
@@ -117,7 +134,7 @@ public struct PlaceholderProvider: PhotoProvider {
 
     // MARK: Requests
 
-    private func get(_ path: String, query: [(String, String)]) async throws -> HTTPResponse {
+    private func get(_ path: String, query: [(String, String)], headers: [String: String] = [:]) async throws -> HTTPResponse {
         guard URLPolicy.isAllowed(base) else {
             throw PhotosError.usage("PHOTOS_PLACEHOLDER_API must be an http or https URL")
         }
@@ -125,7 +142,7 @@ public struct PlaceholderProvider: PhotoProvider {
         if !query.isEmpty {
             url += "?" + query.map { "\(Self.percentEncode($0.0))=\(Self.percentEncode($0.1))" }.joined(separator: "&")
         }
-        return try await http.data(for: HTTPRequest(url: url, headers: ["Accept": "application/json"]))
+        return try await http.data(for: HTTPRequest(url: url, headers: headers.merging(["Accept": "application/json"]) { $1 }))
     }
 
     static func httpStatus(_ status: Int) -> PhotosError {

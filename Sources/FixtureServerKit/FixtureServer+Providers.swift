@@ -13,6 +13,8 @@ import Foundation
 ///   `/albums/<N>/photos` from `Fixtures/placeholder/photos.json`: `_page`, `_limit` (default 10),
 ///   `_start`/`_end`, `_sort`/`_order`, `q` (case-insensitive substring over every field),
 ///   `albumId`/`id` filters (repeat to OR), `X-Total-Count` and `Link` headers; unknown id: 404 `{}`.
+///   Listings carry a weak `ETag` derived from the body (as json-server's Express does) and a
+///   matching `If-None-Match` gets a bodiless 304 (counted in ``notModifiedResponses``).
 /// - Images: `/flickr-static/<server>/<id>_<secret>[_<suffix>].jpg` and
 ///   `/placeholder-img/<size>/<colour>`, from `Fixtures/images` (small sizes get a distinct
 ///   thumbnail per photo, synthesized from `thumb.jpg`).
@@ -33,6 +35,7 @@ public final class FixtureProviderEmulation: Sendable {
     private let files = Locked([String: [UInt8]]())
     private let placeholderPhotos = Locked<[PlaceholderPhoto]?>(nil)
     private let requests = Locked([FixtureRequest]())
+    private let notModified = Locked(0)
 
     public init(fixtures: URL = FixtureServerConfiguration.defaultFixturesDirectory) {
         fixturesDirectory = fixtures
@@ -46,6 +49,11 @@ public final class FixtureProviderEmulation: Sendable {
     /// Every request this emulation answered, in order.
     public var handledRequests: [FixtureRequest] {
         requests.withLock { $0 }
+    }
+
+    /// How many listing requests were answered 304 Not Modified.
+    public var notModifiedResponses: Int {
+        notModified.withLock { $0 }
     }
 
     /// The answer for the provider and image paths; nil for every other path.
@@ -296,7 +304,23 @@ public final class FixtureProviderEmulation: Sendable {
             headers.append(("access-control-expose-headers", "X-Total-Count"))
         }
         let body = selected.isEmpty ? "[]" : "[\n" + selected.map { $0.json(base: base, indent: "  ") }.joined(separator: ",\n") + "\n]"
+        let etag = Self.weakETag(Array(body.utf8))
+        headers.append(("etag", etag))
+        if let ifNoneMatch = request.header("if-none-match"), FixtureServerCore.etagMatches(ifNoneMatch, etag.replacingOccurrences(of: "W/", with: "")) {
+            notModified.withLock { $0 += 1 }
+            return FixtureResponse(status: 304, headers: headers.filter { $0.0 != "content-type" })
+        }
         return .json(body, headers: headers)
+    }
+
+    /// `W/"<length hex>-<FNV-1a 64 hex>"`: changes whenever the body does, like Express's ETag.
+    static func weakETag(_ body: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in body {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return "W/\"\(String(body.count, radix: 16))-\(String(hash, radix: 16))\""
     }
 
     /// The request target with `_page` set to `page` (other items as received).

@@ -12,6 +12,12 @@ extension PhotosCommand {
                 Thumbnails are fetched in parallel into the cache; JSON output names each file \
                 in thumbnail_path.
 
+                A page listed less than 10 minutes ago (config [cache] listing_ttl_seconds) comes \
+                from the cache; older ones are revalidated or fetched again. --refresh always asks \
+                the network, --offline never does. When the network fails, the cached page is \
+                shown with a warning saying how old it is. JSON output says "cached" and \
+                "age_seconds".
+
                 Examples:
                   photos list                                   # default provider, first page
                   photos list --provider flickr --query dogs    # Flickr search
@@ -19,6 +25,8 @@ extension PhotosCommand {
                   photos list --provider placeholder --album 3 --per-page 50
                   photos list --provider all --query sunt --format json
                   photos list --provider flickr --query cats --limit 250 --format jsonl
+                  photos list --provider placeholder --refresh
+                  photos list --provider flickr --query dogs --offline
                 """
         )
 
@@ -50,6 +58,8 @@ extension PhotosCommand {
 
         @OptionGroup var output: OutputOptions
 
+        @OptionGroup var cacheOptions: CacheOptions
+
         func validate() throws {
             guard page >= 1 else { throw ValidationError("--page starts at 1, got \(page)") }
             if let perPage, !(1...500).contains(perPage) {
@@ -65,7 +75,7 @@ extension PhotosCommand {
         func run() async throws {
             let request = ListingRequest(
                 providers: provider, text: query, album: album, page: page, perPage: perPage,
-                limit: limit, walkAll: all, thumbnails: !noThumbnails, format: output.format)
+                limit: limit, walkAll: all, thumbnails: !noThumbnails, format: output.format, mode: cacheOptions.mode)
             try await CommandRuntime.run {
                 let environment = try AppEnvironment.load()
                 try await Listing(environment: environment).run(request)

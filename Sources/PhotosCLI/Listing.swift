@@ -2,6 +2,7 @@ import Foundation
 import PhotosCache
 import PhotosCore
 import PhotosTerminal
+import Synchronization
 
 /// What `photos list` was asked for, parsed.
 struct ListingRequest: Sendable {
@@ -14,6 +15,7 @@ struct ListingRequest: Sendable {
     var walkAll: Bool
     var thumbnails: Bool
     var format: OutputFormat
+    var mode: ListingMode = .normal
 }
 
 /// One provider's share of a listing.
@@ -27,6 +29,27 @@ struct ProviderListing: Sendable {
     var photos: [Photo]
     /// Set when a later page failed after earlier ones arrived.
     var partialError: String?
+    /// Whether every page came from the cache (fresh, revalidated, offline or stale).
+    var cached = false
+    /// Seconds since the network last confirmed the oldest page (0 when fetched now).
+    var age: TimeInterval = 0
+    /// Pages served stale because the network failed.
+    var stale: [StalePage] = []
+}
+
+/// What one provider's task produced (a struct: tuples of existentials through a task group
+/// crashed in release builds).
+struct ProviderOutcome: Sendable {
+    var index: Int
+    var name: String
+    var result: Result<ProviderListing, any Error>
+}
+
+/// A page served from the cache because the network failed: which, how old, and why.
+struct StalePage: Sendable {
+    var page: Int
+    var age: TimeInterval
+    var reason: String
 }
 
 /// Runs `photos list`: providers concurrently, pages walked, thumbnails fetched, output printed.
@@ -37,25 +60,38 @@ struct Listing {
 
     func run(_ request: ListingRequest) async throws {
         let names = try resolveProviders(request.providers)
-        let transport = try environment.makeTransport()
+        let cache = try environment.makeCache()
+        defer { cache.close() }
+        // Offline never starts libcurl: the warm path stays a few milliseconds.
+        let transport: any HTTPFetching = request.mode == .offline ? NoNetwork() : try environment.makeTransport()
+        do {
+            try await run(request, names: names, cache: cache, transport: transport)
+        } catch {
+            if !(error is CancellationError) && !Task.isCancelled { cache.finish(command: "list") }
+            throw error
+        }
+        cache.finish(command: "list")
+    }
+
+    private func run(_ request: ListingRequest, names: [String], cache: PhotoCache, transport: any HTTPFetching) async throws {
         let context = environment.context(http: transport)
 
-        let outcomes = await withTaskGroup(of: (Int, String, Result<ProviderListing, any Error>).self) { group in
+        let outcomes = await withTaskGroup(of: ProviderOutcome.self) { group in
             for (index, name) in names.enumerated() {
                 group.addTask {
                     guard let provider = environment.registry.make(name, context: context) else {
-                        return (index, name, .failure(PhotosError.usage("unknown provider \(name)")))
+                        return ProviderOutcome(index: index, name: name, result: .failure(PhotosError.usage("unknown provider \(name)")))
                     }
                     do {
-                        return (index, name, .success(try await fetch(request, from: provider)))
+                        return ProviderOutcome(index: index, name: name, result: .success(try await fetch(request, from: provider, cache: cache)))
                     } catch {
-                        return (index, name, .failure(error))
+                        return ProviderOutcome(index: index, name: name, result: .failure(error))
                     }
                 }
             }
-            var outcomes: [(Int, String, Result<ProviderListing, any Error>)] = []
+            var outcomes: [ProviderOutcome] = []
             for await outcome in group { outcomes.append(outcome) }
-            return outcomes.sorted { $0.0 < $1.0 }.map { ($0.1, $0.2) }
+            return outcomes.sorted { $0.index < $1.index }.map { ($0.name, $0.result) }
         }
         try Task.checkCancellation()
 
@@ -67,6 +103,11 @@ struct Listing {
                 listings.append(listing)
                 if let partial = listing.partialError {
                     Diagnostics.warning("\(name): stopped after page \(listing.lastPage): \(partial)")
+                }
+                for stale in listing.stale {
+                    let what = listing.firstPage == listing.lastPage ? "the cached listing" : "the cached page \(stale.page)"
+                    Diagnostics.warning(
+                        "\(name): could not refresh, showing \(what) from \(AgeText.format(stale.age)) ago: \(stale.reason)")
                 }
             case .failure(let error):
                 failures.append((name, error))
@@ -85,7 +126,7 @@ struct Listing {
         let photos = Self.interleave(listings.map(\.photos))
         var thumbnails: [String: URL] = [:]
         if request.thumbnails {
-            thumbnails = await fetchThumbnails(photos, http: transport)
+            thumbnails = await fetchThumbnails(photos, cache: cache, http: transport, offline: request.mode == .offline)
             try Task.checkCancellation()
         }
         try print(listings: listings, photos: photos, thumbnails: thumbnails, request: request)
@@ -117,7 +158,7 @@ struct Listing {
         return names
     }
 
-    func fetch(_ request: ListingRequest, from provider: any PhotoProvider) async throws -> ProviderListing {
+    func fetch(_ request: ListingRequest, from provider: any PhotoProvider, cache: PhotoCache) async throws -> ProviderListing {
         let perPage = min(request.perPage ?? request.limit.map { min($0, provider.maxPerPage) } ?? Self.defaultPerPage, provider.maxPerPage)
         var filters: [String: String] = [:]
         if let album = request.album { filters["album"] = String(album) }
@@ -126,10 +167,17 @@ struct Listing {
             name: provider.name, firstPage: request.page, lastPage: request.page, perPage: perPage,
             total: nil, hasMore: false, photos: [])
         var page = request.page
+        var allCached = true
         while true {
             let result: PhotoPage
             do {
-                result = try await provider.list(ListQuery(text: request.text, page: page, perPage: perPage, filters: filters))
+                let answer = try await cache.listing(
+                    ListQuery(text: request.text, page: page, perPage: perPage, filters: filters), from: provider, mode: request.mode)
+                result = answer.page
+                allCached = allCached && answer.fromCache
+                listing.cached = allCached
+                listing.age = max(listing.age, answer.age)
+                if case .stale(let reason) = answer.origin { listing.stale.append(StalePage(page: page, age: answer.age, reason: reason)) }
             } catch {
                 if listing.photos.isEmpty || error is CancellationError { throw error }
                 listing.partialError = describe(error)
@@ -162,15 +210,24 @@ struct Listing {
 
     // MARK: Thumbnails
 
-    func fetchThumbnails(_ photos: [Photo], http: any HTTPFetching) async -> [String: URL] {
-        let urls = photos.compactMap(\.thumbnailURL)
+    func fetchThumbnails(_ photos: [Photo], cache: PhotoCache, http: any HTTPFetching, offline: Bool) async -> [String: URL] {
+        let items = photos.compactMap { photo in photo.thumbnailURL.map { (url: $0, provider: Optional(photo.provider)) } }
+        let urls = items.map(\.url)
         guard !urls.isEmpty else { return [:] }
-        let fetcher = ImageFetcher(store: ImageStore(root: environment.cacheRoot), http: http)
-        let bar = ProgressBar(
-            label: "Thumbnails", total: Set(urls).count, enabled: environment.stderrIsTerminal,
-            write: { Diagnostics.raw($0) })
-        let batch = await fetcher.fetchAll(urls) { failed in bar.advance(failed: failed) }
-        bar.finish()
+        let fetcher = ImageFetcher(cache: cache, http: http, offline: offline)
+        let bar = Mutex<ProgressBar?>(nil)
+        let batch = await fetcher.fetchAll(items) { downloads in
+            guard downloads > 0 else { return }
+            bar.withLock {
+                $0 = ProgressBar(label: "Thumbnails", total: downloads, enabled: environment.stderrIsTerminal, write: { Diagnostics.raw($0) })
+            }
+        } progress: { failed in
+            bar.withLock { $0?.advance(failed: failed) }
+        }
+        bar.withLock { $0?.finish() }
+        if batch.notCached > 0 {
+            Diagnostics.note("note: \(batch.notCached) of \(Set(urls).count) thumbnails are not cached (--offline)")
+        }
         if batch.failed > 0 {
             var parts = batch.failuresByHost.sorted { $0.key < $1.key }.map { host, failure in
                 "\(failure.count) from \(host) (\(failure.error))"
@@ -194,8 +251,12 @@ struct Listing {
                 hasMore: listings.contains(where: \.hasMore),
                 photos: photos.map { PhotoJSON(photo: $0, thumbnailPath: path($0)) },
                 providers: listings.map {
-                    .init(name: $0.name, firstPage: $0.firstPage, lastPage: $0.lastPage, total: $0.total, hasMore: $0.hasMore, count: $0.photos.count)
-                })
+                    .init(
+                        name: $0.name, firstPage: $0.firstPage, lastPage: $0.lastPage, total: $0.total, hasMore: $0.hasMore,
+                        count: $0.photos.count, cached: $0.cached, ageSeconds: Int($0.age))
+                },
+                cached: !listings.isEmpty && listings.allSatisfy(\.cached),
+                ageSeconds: Int(listings.map(\.age).max() ?? 0))
             Output.write(try JSONOutput.encode(document, pretty: true) + "\n")
         case .jsonl:
             var text = ""
@@ -251,10 +312,12 @@ struct ListingJSON: Encodable {
         var total: Int?
         var hasMore: Bool
         var count: Int
+        var cached: Bool
+        var ageSeconds: Int
 
         enum CodingKeys: String, CodingKey {
-            case name, total, count
-            case firstPage = "first_page", lastPage = "last_page", hasMore = "has_more"
+            case name, total, count, cached
+            case firstPage = "first_page", lastPage = "last_page", hasMore = "has_more", ageSeconds = "age_seconds"
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -265,6 +328,8 @@ struct ListingJSON: Encodable {
             try container.encode(total, forKey: .total)
             try container.encode(hasMore, forKey: .hasMore)
             try container.encode(count, forKey: .count)
+            try container.encode(cached, forKey: .cached)
+            try container.encode(ageSeconds, forKey: .ageSeconds)
         }
     }
 
@@ -274,10 +339,14 @@ struct ListingJSON: Encodable {
     var hasMore: Bool
     var photos: [PhotoJSON]
     var providers: [ProviderSummary]
+    /// Whether the whole listing came from the cache.
+    var cached: Bool
+    /// Seconds since the network last confirmed the oldest page shown (0 when fetched now).
+    var ageSeconds: Int
 
     enum CodingKeys: String, CodingKey {
-        case page, total, photos, providers
-        case perPage = "per_page", hasMore = "has_more"
+        case page, total, photos, providers, cached
+        case perPage = "per_page", hasMore = "has_more", ageSeconds = "age_seconds"
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -288,6 +357,8 @@ struct ListingJSON: Encodable {
         try container.encode(hasMore, forKey: .hasMore)
         try container.encode(photos, forKey: .photos)
         try container.encode(providers, forKey: .providers)
+        try container.encode(cached, forKey: .cached)
+        try container.encode(ageSeconds, forKey: .ageSeconds)
     }
 }
 

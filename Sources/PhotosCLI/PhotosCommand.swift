@@ -13,9 +13,10 @@ public struct PhotosCommand: AsyncParsableCommand {
               photos list --provider flickr --query dogs
               photos list --provider placeholder --refresh
               photos show flickr:53624890009 --open
+              photos cache stats
             """,
         version: PhotosVersion.current,
-        subcommands: [List.self, Show.self, DebugCommand.self]
+        subcommands: [List.self, Show.self, Cache.self, DebugCommand.self]
     )
 
     public init() {}

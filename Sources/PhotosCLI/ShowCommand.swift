@@ -16,6 +16,9 @@ extension PhotosCommand {
                 (default: xdg-open on Linux, open on macOS) with the file's path as its only \
                 argument (never through a shell).
 
+                Details always come from the provider; with --offline (or when the provider \
+                cannot be reached) photos shows what a cached listing knows about the photo.
+
                 Examples:
                   photos show flickr:53624890009
                   photos show placeholder:17 --format json
@@ -32,15 +35,17 @@ extension PhotosCommand {
 
         @OptionGroup var output: OutputOptions
 
+        @OptionGroup var cacheOptions: CacheOptions
+
         func validate() throws {
             if output.format == .jsonl { throw ValidationError("show prints one photo: use --format table or json") }
         }
 
         func run() async throws {
-            let (id, format, open) = (id, output.format, open)
+            let (id, format, open, mode) = (id, output.format, open, cacheOptions.mode)
             try await CommandRuntime.run {
                 let environment = try AppEnvironment.load()
-                try await Showing(environment: environment).run(id: id, format: format, open: open)
+                try await Showing(environment: environment).run(id: id, format: format, open: open, mode: mode)
             }
         }
     }
@@ -50,29 +55,55 @@ extension PhotosCommand {
 struct Showing {
     let environment: AppEnvironment
 
-    func run(id text: String, format: OutputFormat, open: Bool) async throws {
-        let known = environment.registry.names
+    func run(id text: String, format: OutputFormat, open: Bool, mode: ListingMode = .normal) async throws {
         guard let id = PhotoID(text) else {
             throw PhotosError.usage("'\(text)' is not a photo id; ids look like provider:id, e.g. flickr:53624890009 or placeholder:17")
         }
-        let transport = try environment.makeTransport()
+        let cache = try environment.makeCache()
+        defer { cache.close() }
+        let transport: any HTTPFetching = mode == .offline ? NoNetwork() : try environment.makeTransport()
+        do {
+            try await run(id: id, text: text, format: format, open: open, mode: mode, cache: cache, transport: transport)
+        } catch {
+            if !(error is CancellationError) && !Task.isCancelled { cache.finish(command: "show") }
+            throw error
+        }
+        cache.finish(command: "show")
+    }
+
+    private func run(
+        id: PhotoID, text: String, format: OutputFormat, open: Bool, mode: ListingMode, cache: PhotoCache, transport: any HTTPFetching
+    ) async throws {
+        let known = environment.registry.names
         guard let provider = environment.registry.make(id.provider, context: environment.context(http: transport)) else {
             throw PhotosError.usage("unknown provider '\(id.provider)' in \(text); choose from \(known.joined(separator: ", "))")
         }
         guard provider.isValidID(id.raw) else {
             throw PhotosError.usage("'\(id.raw)' is not a valid \(id.provider) photo id")
         }
-        let detail = try await provider.detail(id)
+        let detail: PhotoDetail
+        if mode == .offline {
+            guard let photo = cache.cachedPhoto(id) else { throw PhotosError.offlineNothingCached("photo \(id)") }
+            detail = PhotoDetail(photo: photo, tags: photo.tags)
+        } else {
+            do {
+                detail = try await provider.detail(id)
+            } catch {
+                guard !(error is CancellationError), PhotoCache.allowsStaleFallback(error), let photo = cache.cachedPhoto(id) else { throw error }
+                Diagnostics.warning("\(id.provider) could not be reached, showing what the cache knows about \(id): \(PhotoCache.describe(error))")
+                detail = PhotoDetail(photo: photo, tags: photo.tags)
+            }
+        }
 
         var imagePath: URL?
         if open {
             guard let url = detail.largestImageURL else {
                 throw PhotosError.unavailable(provider: id.provider, detail: "\(id) has no image photos may download")
             }
-            let fetcher = ImageFetcher(store: ImageStore(root: environment.cacheRoot), http: transport)
-            imagePath = try await fetcher.fetch(url)
+            let fetcher = ImageFetcher(cache: cache, http: transport, offline: mode == .offline)
+            imagePath = try await fetcher.fetch(url, provider: id.provider)
         }
-        let thumbnail = detail.photo.thumbnailURL.flatMap { ImageStore(root: environment.cacheRoot).existingFile(for: $0) }
+        let thumbnail = detail.photo.thumbnailURL.flatMap { cache.cachedImages([$0])[$0] }
 
         switch format {
         case .json, .jsonl:

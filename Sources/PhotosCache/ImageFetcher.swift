@@ -1,17 +1,21 @@
 import Foundation
 import PhotosCore
 
-/// Brings images into the cache in parallel: disk first, then the network, one transfer per URL.
+/// Brings images into the cache in parallel: memory, then disk (verified against the index),
+/// then the network, one transfer per URL.
 public struct ImageFetcher: Sendable {
-    public let store: ImageStore
+    public let cache: PhotoCache
     public let http: any HTTPFetching
+    /// Offline: only what is cached; nothing is fetched.
+    public var offline: Bool
 
     /// Images larger than this are not cached.
     public var maxImageBytes = 64 * 1024 * 1024
 
-    public init(store: ImageStore, http: any HTTPFetching) {
-        self.store = store
+    public init(cache: PhotoCache, http: any HTTPFetching, offline: Bool = false) {
+        self.cache = cache
         self.http = http
+        self.offline = offline
     }
 
     /// What a batch fetch produced.
@@ -22,44 +26,66 @@ public struct ImageFetcher: Sendable {
         public var failuresByHost: [String: (error: String, count: Int)] = [:]
         /// URLs refused before any request (not http or https).
         public var refused = 0
+        /// URLs served from the cache.
+        public var cached = 0
+        /// Offline URLs that were not cached.
+        public var notCached = 0
 
         public var failed: Int { failuresByHost.values.reduce(0) { $0 + $1.count } + refused }
     }
 
     /// Fetches one image into the cache and returns its file.
-    /// - Throws: `TransportError` or `PhotosError.unavailable` for a non-2xx status.
-    public func fetch(_ url: String) async throws -> URL {
+    /// - Parameter provider: the provider the image belongs to, for `cache clear --provider`.
+    /// - Throws: `TransportError`, `PhotosError.unavailable` for a non-2xx status,
+    ///   `PhotosError.offlineNothingCached` offline when the image is not cached.
+    public func fetch(_ url: String, provider: String? = nil) async throws -> URL {
         guard URLPolicy.isAllowed(url) else { throw TransportError.unsupportedScheme(URLComponents(string: url)?.scheme ?? "") }
-        if let file = store.existingFile(for: url) { return file }
-        try store.prepareFolder(for: url)
-        let target = store.path(for: url)
-        let response = try await http.download(HTTPRequest(url: url, maxBodyBytes: maxImageBytes), to: target)
-        guard response.isSuccess else {
-            throw PhotosError.unavailable(provider: Self.host(url), detail: "HTTP \(response.status)")
-        }
-        return target
+        if let file = cache.cachedImages([url])[url] { return file }
+        if offline { throw PhotosError.offlineNothingCached("the image \(Self.host(url)) serves for this photo") }
+        return try await cache.download(url, provider: provider, http: http, maxBytes: maxImageBytes)
     }
 
     /// Fetches every URL concurrently. Never throws: failures are counted by host.
-    /// - Parameter progress: called once per URL as it finishes, with whether it failed.
-    public func fetchAll(_ urls: [String], progress: @escaping @Sendable (Bool) -> Void = { _ in }) async -> Batch {
-        let unique = Array(Set(urls))
-        return await withTaskGroup(of: (String, Result<URL, any Error>).self) { group in
-            for url in unique {
+    /// - Parameters:
+    ///   - urls: image URLs, each with the provider it belongs to.
+    ///   - willDownload: called once, before any transfer starts, with how many URLs need the network.
+    ///   - progress: called once per URL fetched from the network as it finishes, with whether it failed.
+    public func fetchAll(
+        _ urls: [(url: String, provider: String?)], willDownload: (Int) -> Void = { _ in },
+        progress: @escaping @Sendable (Bool) -> Void = { _ in }
+    ) async -> Batch {
+        var providers: [String: String?] = [:]
+        for item in urls where providers[item.url] == nil { providers[item.url] = item.provider }
+        var batch = Batch()
+        var allowed: [String] = []
+        for url in providers.keys {
+            if URLPolicy.isAllowed(url) { allowed.append(url) } else { batch.refused += 1 }
+        }
+        batch.files = cache.cachedImages(allowed)
+        batch.cached = batch.files.count
+        let missing = allowed.filter { batch.files[$0] == nil }
+        if offline {
+            batch.notCached = missing.count
+            return batch
+        }
+        willDownload(missing.count)
+        return await withTaskGroup(of: Outcome.self) { group in
+            for url in missing {
+                let provider = providers[url] ?? nil
                 group.addTask {
                     do {
-                        let file = try await fetch(url)
+                        let file = try await cache.download(url, provider: provider, http: http, maxBytes: maxImageBytes)
                         progress(false)
-                        return (url, .success(file))
+                        return Outcome(url: url, result: .success(file))
                     } catch {
                         progress(true)
-                        return (url, .failure(error))
+                        return Outcome(url: url, result: .failure(error))
                     }
                 }
             }
-            var batch = Batch()
-            for await (url, result) in group {
-                switch result {
+            for await outcome in group {
+                let url = outcome.url
+                switch outcome.result {
                 case .success(let file):
                     batch.files[url] = file
                 case .failure(TransportError.unsupportedScheme):
@@ -67,12 +93,19 @@ public struct ImageFetcher: Sendable {
                 case .failure(let error):
                     let host = Self.host(url)
                     let count = (batch.failuresByHost[host]?.count ?? 0) + 1
-                    let first = batch.failuresByHost[host]?.error ?? String(describing: error)
+                    let first = batch.failuresByHost[host]?.error ?? PhotoCache.describe(error)
                     batch.failuresByHost[host] = (first, count)
                 }
             }
             return batch
         }
+    }
+
+    /// One transfer's result. A struct, not a tuple: tuples holding existentials passed through a
+    /// task group crashed release builds (Swift 6.3, Linux).
+    struct Outcome: Sendable {
+        var url: String
+        var result: Result<URL, any Error>
     }
 
     static func host(_ url: String) -> String {

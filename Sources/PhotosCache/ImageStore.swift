@@ -4,7 +4,7 @@ import PhotosCore
 /// Content-addressed image files under `<root>/images/`, named by the SHA-256 of their URL.
 ///
 /// Files are only ever published by the transport's temp-file-and-rename, so a file that exists
-/// is whole as downloaded.
+/// was whole when written; the index records its size so later truncation is noticed.
 public struct ImageStore: Sendable {
     public let root: URL
 
@@ -17,20 +17,13 @@ public struct ImageStore: Sendable {
 
     /// Where the image for `url` lives (whether or not it is there yet).
     public func path(for url: String) -> URL {
-        let hash = SHA256.hex(url)
-        let ext = Self.fileExtension(of: url)
-        return imagesFolder
-            .appendingPathComponent(String(hash.prefix(2)), isDirectory: true)
-            .appendingPathComponent(hash + ext)
+        root.appendingPathComponent(relativePath(for: url))
     }
 
-    /// The cached file for `url`, if present and not empty.
-    public func existingFile(for url: String) -> URL? {
-        let path = path(for: url)
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path.path),
-              let size = attributes[.size] as? NSNumber, size.intValue > 0
-        else { return nil }
-        return path
+    /// The path below the root, as the index records it: `images/ab/ab12...ef.jpg`.
+    public func relativePath(for url: String) -> String {
+        let hash = SHA256.hex(url)
+        return "images/\(hash.prefix(2))/\(hash)\(Self.fileExtension(of: url))"
     }
 
     /// Creates the folder that will hold `url`'s file.

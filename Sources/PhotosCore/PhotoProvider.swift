@@ -12,12 +12,29 @@ public protocol PhotoProvider: Sendable {
     /// - Throws: `PhotosError` (authentication, unavailable, bad data) or `TransportError`.
     func list(_ query: ListQuery) async throws -> PhotoPage
 
+    /// One page, asked conditionally: with `validators` from an earlier answer the provider may
+    /// send `If-None-Match` / `If-Modified-Since` and return `.notModified` for a 304.
+    ///
+    /// The default implementation ignores the validators and calls ``list(_:)``; providers whose
+    /// API sends validators override it.
+    /// - Parameters:
+    ///   - query: the page to fetch.
+    ///   - validators: what the cached copy was validated with; nil or empty for an unconditional request.
+    /// - Throws: as ``list(_:)``.
+    func list(_ query: ListQuery, revalidating validators: HTTPValidators?) async throws -> ListRevalidation
+
     /// Everything known about one photo.
     /// - Throws: `PhotosError.notFound` for an unknown id, or as `list`.
     func detail(_ id: PhotoID) async throws -> PhotoDetail
 
     /// Whether `raw` is a well-formed id for this provider (never trust it as a file name).
     func isValidID(_ raw: String) -> Bool
+}
+
+extension PhotoProvider {
+    public func list(_ query: ListQuery, revalidating validators: HTTPValidators?) async throws -> ListRevalidation {
+        .modified(try await list(query), HTTPValidators())
+    }
 }
 
 /// What a provider is built with.

@@ -1,0 +1,4 @@
+#ifndef PHOTOS_CPNG_SHIM_H
+#define PHOTOS_CPNG_SHIM_H
+#include <png.h>
+#endif

@@ -1,0 +1,4 @@
+#ifndef PHOTOS_CTURBOJPEG_SHIM_H
+#define PHOTOS_CTURBOJPEG_SHIM_H
+#include <turbojpeg.h>
+#endif

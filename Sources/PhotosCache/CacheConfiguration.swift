@@ -1,0 +1,89 @@
+import Foundation
+
+/// What a ``PhotoCache`` is and how it behaves: where it lives, how large it may grow, how long
+/// listings stay fresh, and the clock and file system it runs against (injected by tests).
+public struct CacheConfiguration: Sendable {
+    /// Where the cache lives.
+    public enum Location: Sendable, Equatable {
+        /// A folder that persists: `index.sqlite`, `images/`, `cache.lock`.
+        case path(URL)
+        /// A fresh folder under the system temporary directory, removed by ``PhotoCache/close()``.
+        case temporary
+    }
+
+    public var location: Location
+    /// Images plus the live part of the index are kept below this many bytes (default 500 MiB).
+    public var maxSizeBytes: Int64
+    /// A listing younger than this is served without asking the network (default 10 minutes).
+    public var listingTTL: TimeInterval
+    /// Images of this many most recent searches are evicted last (default 10).
+    public var recentSearches: Int
+    /// How long a statement waits for another process's write lock (default 5 s).
+    public var busyTimeout: TimeInterval
+    /// Orphaned `*.photos-partial` temp files older than this are removed (default one hour).
+    public var orphanAge: TimeInterval
+    /// The current time; tests inject a clock to age entries.
+    public var now: @Sendable () -> Date
+    /// The file system the cache reads and removes files through.
+    public var fileSystem: any CacheFileSystem
+    /// Receives the cache's own warnings (a rebuilt index, a disabled cache); the CLI prints them.
+    public var warn: @Sendable (String) -> Void
+
+    public static let defaultMaxSizeMB = 500
+    public static let defaultListingTTLSeconds = 600
+    public static let defaultRecentSearches = 10
+
+    public init(
+        location: Location,
+        maxSizeBytes: Int64 = Int64(CacheConfiguration.defaultMaxSizeMB) * 1024 * 1024,
+        listingTTL: TimeInterval = TimeInterval(CacheConfiguration.defaultListingTTLSeconds),
+        recentSearches: Int = CacheConfiguration.defaultRecentSearches,
+        busyTimeout: TimeInterval = 5,
+        orphanAge: TimeInterval = 3600,
+        now: @escaping @Sendable () -> Date = { Date() },
+        fileSystem: any CacheFileSystem = LiveFileSystem(),
+        warn: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.location = location
+        self.maxSizeBytes = maxSizeBytes
+        self.listingTTL = listingTTL
+        self.recentSearches = recentSearches
+        self.busyTimeout = busyTimeout
+        self.orphanAge = orphanAge
+        self.now = now
+        self.fileSystem = fileSystem
+        self.warn = warn
+    }
+
+    /// Reads `[cache]` settings from config values (`cache.max_size_mb`, `cache.listing_ttl_seconds`,
+    /// `cache.recent_searches`) with environment overrides (`PHOTOS_CACHE_MAX_SIZE_MB`,
+    /// `PHOTOS_CACHE_LISTING_TTL_SECONDS`, `PHOTOS_CACHE_RECENT_SEARCHES`).
+    /// - Throws: ``CacheConfiguration/SettingError`` for a value that is not a whole number in range.
+    public static func settings(
+        config: [String: String], environment: [String: String]
+    ) throws -> (maxSizeBytes: Int64, listingTTL: TimeInterval, recentSearches: Int) {
+        func value(_ key: String, _ variable: String, default fallback: Int, range: ClosedRange<Int>) throws -> Int {
+            let (text, source): (String?, String) =
+                if let text = environment[variable], !text.isEmpty { (text, variable) } else { (config["cache.\(key)"], "[cache] \(key)") }
+            guard let text else { return fallback }
+            guard let number = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(number) else {
+                throw SettingError(setting: source, value: text, range: range)
+            }
+            return number
+        }
+        let megabytes = try value("max_size_mb", "PHOTOS_CACHE_MAX_SIZE_MB", default: defaultMaxSizeMB, range: 1...10_000_000)
+        let ttl = try value("listing_ttl_seconds", "PHOTOS_CACHE_LISTING_TTL_SECONDS", default: defaultListingTTLSeconds, range: 0...100_000_000)
+        let recent = try value("recent_searches", "PHOTOS_CACHE_RECENT_SEARCHES", default: defaultRecentSearches, range: 0...10_000)
+        return (Int64(megabytes) * 1024 * 1024, TimeInterval(ttl), recent)
+    }
+
+    /// A cache setting that is not a number in its range.
+    public struct SettingError: Error, CustomStringConvertible, Sendable {
+        public var setting: String
+        public var value: String
+        public var range: ClosedRange<Int>
+        public var description: String {
+            "\(setting) must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(value)'"
+        }
+    }
+}

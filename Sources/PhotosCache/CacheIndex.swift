@@ -1,0 +1,231 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// The SQLite index of the cache (GRDB, WAL): opened lazily on first use, migrated from the first
+/// schema version on, and rebuilt with one warning when it is corrupt, unreadable or was deleted
+/// while images remained.
+///
+/// Rebuild policy: the broken database is moved aside as `index.sqlite.corrupt` (replacing an older
+/// one) and the images folder is moved to `trash-*` and deleted at the end of the command, since
+/// files the new index does not know could never be evicted.
+final class CacheIndex: Sendable {
+    let root: URL
+    let configuration: CacheConfiguration
+    private let state = Mutex<State>(.closed)
+
+    private enum State {
+        case closed
+        case open(DatabaseQueue)
+        /// The index cannot be used this run; the reason was reported once.
+        case disabled(String)
+    }
+
+    static let fileName = "index.sqlite"
+    static let markerName = "index.needs-rebuild"
+
+    init(root: URL, configuration: CacheConfiguration) {
+        self.root = root
+        self.configuration = configuration
+    }
+
+    var path: String { root.appendingPathComponent(Self.fileName).path }
+    var lockPath: String { root.appendingPathComponent("cache.lock").path }
+    private var fs: any CacheFileSystem { configuration.fileSystem }
+
+    /// Whether the database was opened during this process (nothing to flush otherwise).
+    var isOpen: Bool {
+        state.withLock { if case .open = $0 { return true } else { return false } }
+    }
+
+    /// Why the index is unusable this run, if it is.
+    var disabledReason: String? {
+        state.withLock { if case .disabled(let reason) = $0 { return reason } else { return nil } }
+    }
+
+    /// The open database, opening (and if need be rebuilding) it on first use.
+    /// - Throws: ``CacheUnavailable`` when the index cannot be used this run.
+    func database() throws -> DatabaseQueue {
+        try state.withLock { state in
+            switch state {
+            case .open(let queue):
+                return queue
+            case .disabled(let reason):
+                throw CacheUnavailable(reason: reason)
+            case .closed:
+                do {
+                    let queue = try openOrRebuild()
+                    state = .open(queue)
+                    return queue
+                } catch {
+                    let reason = "the cache index at \(path) cannot be used (\(Self.describe(error))); continuing without the cache"
+                    configuration.warn(reason)
+                    state = .disabled(reason)
+                    throw CacheUnavailable(reason: reason)
+                }
+            }
+        }
+    }
+
+    /// Reads in a transaction.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        let queue = try database()
+        do {
+            return try queue.read(body)
+        } catch {
+            throw noteFailure(error)
+        }
+    }
+
+    /// Writes in one short IMMEDIATE transaction (waits up to the busy timeout for other processes).
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        let queue = try database()
+        do {
+            return try queue.write(body)
+        } catch {
+            throw noteFailure(error)
+        }
+    }
+
+    /// Gives the space of deleted rows back to the file system.
+    func vacuum() throws {
+        try database().vacuum()
+    }
+
+    /// Closes the database (a later use opens it again).
+    func close() {
+        state.withLock { state in
+            if case .open(let queue) = state { try? queue.close() }
+            state = .closed
+        }
+    }
+
+    /// A corruption found after opening: leave a marker so the next command rebuilds the index.
+    private func noteFailure(_ error: any Error) -> any Error {
+        if let error = error as? DatabaseError, Self.isCorruption(error) {
+            _ = FileManager.default.createFile(atPath: root.appendingPathComponent(Self.markerName).path, contents: nil)
+            let reason = "the cache index is corrupt (\(error.message ?? "\(error.resultCode)")); it will be rebuilt on the next run"
+            configuration.warn(reason)
+            state.withLock { state in
+                if case .open(let queue) = state { try? queue.close() }
+                state = .disabled(reason)
+            }
+            return CacheUnavailable(reason: reason)
+        }
+        return error
+    }
+
+    // MARK: Opening
+
+    private func openOrRebuild() throws -> DatabaseQueue {
+        try fs.createDirectory(atPath: root.path)
+        let marker = root.appendingPathComponent(Self.markerName).path
+        if fs.exists(atPath: marker) {
+            return try rebuild(because: "it was found corrupt by an earlier run") { _ in true }
+        }
+        if !fs.exists(atPath: path), fs.exists(atPath: root.appendingPathComponent("images").path) {
+            // Images without an index: the index was deleted. Re-check under the lock, since a
+            // process starting at the same moment as another may see the folder first.
+            return try rebuild(because: "it was missing while images remained") { [fs, path] _ in !fs.exists(atPath: path) }
+        }
+        do {
+            return try openAndMigrateRetryingBusy()
+        } catch let error as DatabaseError where Self.isCorruption(error) || Self.isUnreadable(error) {
+            let detail = error.message ?? "\(error.resultCode)"
+            return try rebuild(because: "it could not be read (\(detail))") { [self] _ in
+                do {
+                    let queue = try openAndMigrate()
+                    try queue.close()
+                    return false
+                } catch {
+                    return true
+                }
+            }
+        }
+    }
+
+    /// Under the cache lock: if `stillNeeded` says so, moves the index and the images aside, then
+    /// opens a fresh index. Warns once.
+    private func rebuild(because reason: String, stillNeeded: (String) -> Bool) throws -> DatabaseQueue {
+        let lock = FileLock.acquire(lockPath, wait: true)
+        defer { lock?.unlock() }
+        let marker = root.appendingPathComponent(Self.markerName).path
+        if stillNeeded(path) || fs.exists(atPath: marker) {
+            if fs.exists(atPath: path) {
+                try? fs.move(atPath: path, toPath: path + ".corrupt")
+            }
+            fs.remove(atPath: path + "-wal")
+            fs.remove(atPath: path + "-shm")
+            let images = root.appendingPathComponent("images").path
+            if fs.exists(atPath: images) {
+                try? fs.move(atPath: images, toPath: root.appendingPathComponent("trash-\(UUID().uuidString)").path)
+            }
+            fs.remove(atPath: marker)
+            configuration.warn("the cache index was rebuilt because \(reason); cached listings and images were dropped")
+        }
+        return try openAndMigrateRetryingBusy()
+    }
+
+    /// Opening can meet SQLITE_BUSY that SQLite's busy handler does not wait out (WAL recovery,
+    /// another process switching a new file to WAL): retry for up to the busy timeout.
+    private func openAndMigrateRetryingBusy() throws -> DatabaseQueue {
+        let deadline = Date().addingTimeInterval(configuration.busyTimeout)
+        var pause: UInt32 = 2_000
+        while true {
+            do {
+                return try openAndMigrate()
+            } catch let error as DatabaseError
+                where (error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED) && Date() < deadline {
+                usleep(pause + UInt32.random(in: 0...pause))
+                pause = min(pause * 2, 100_000)
+            }
+        }
+    }
+
+    private func openAndMigrate() throws -> DatabaseQueue {
+        var grdb = Configuration()
+        grdb.busyMode = .timeout(configuration.busyTimeout)
+        // WAL is set here rather than with GRDB's `.wal`, whose set-up stats the -wal file through
+        // Foundation (a passwd/group lookup) and writes a dummy transaction on every open.
+        grdb.prepareDatabase { db in
+            // Asking first avoids the write lock a switch takes when the file is WAL already.
+            var mode = try String.fetchOne(db, sql: "PRAGMA journal_mode")
+            if mode?.lowercased() != "wal" {
+                mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+            }
+            guard mode?.lowercased() == "wal" else {
+                throw DatabaseError(resultCode: .SQLITE_ERROR, message: "could not turn on WAL (journal mode \(mode ?? "unknown"))")
+            }
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        grdb.label = "photos-cache"
+        let queue = try DatabaseQueue(path: path, configuration: grdb)
+        do {
+            try CacheSchema.migrate(queue)
+            return queue
+        } catch {
+            try? queue.close()
+            throw error
+        }
+    }
+
+    static func isCorruption(_ error: DatabaseError) -> Bool {
+        error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
+    }
+
+    static func isUnreadable(_ error: DatabaseError) -> Bool {
+        error.resultCode == .SQLITE_CANTOPEN || error.resultCode == .SQLITE_IOERR || error.resultCode == .SQLITE_PERM
+            || error.resultCode == .SQLITE_READONLY
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? DatabaseError { return error.message ?? "SQLite error \(error.resultCode.rawValue)" }
+        return String(describing: error)
+    }
+}
+
+/// The cache index cannot be used this run (the reason was already reported as a warning).
+struct CacheUnavailable: Error, CustomStringConvertible {
+    var reason: String
+    var description: String { reason }
+}

@@ -1,0 +1,113 @@
+import GRDB
+
+/// The index schema, one migration per version (never edit a shipped migration: add one).
+///
+/// The version lives in `PRAGMA user_version`; migrations run in one IMMEDIATE transaction that
+/// re-reads the version, so several processes opening a new cache at once migrate it exactly
+/// once. (GRDB's `DatabaseMigrator` reads the applied migrations outside its write transaction,
+/// which races between processes.)
+///
+/// - `listing`: one page of one listing, keyed by provider + query text + filters + page +
+///   per-page (``ListingKey``), never by a URL (URLs carry API keys); its HTTP validators;
+///   `fetched_at` (when the network last confirmed it) and `last_access`.
+/// - `photo`: the unified photo model, one row per `provider:raw` id.
+/// - `listing_photo`: which photos a listing page holds, in order.
+/// - `image`: content-addressed files by source URL: path (relative to the cache root),
+///   recorded size, provider, created and last access times (the LRU order).
+/// - `run`: hit and miss counts of recent commands, for `photos cache stats`.
+/// - `meta`: small facts such as the time of the last maintenance sweep.
+enum CacheSchema {
+    /// Brings `queue` to the current version; a no-op read when it is there already.
+    /// - Throws: `DatabaseError`, including `SQLITE_NOTADB`/`SQLITE_CORRUPT` for a broken file.
+    static func migrate(_ queue: DatabaseQueue) throws {
+        let current = try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") ?? 0 }
+        if current == migrations.count { return }
+        try queue.write { db in
+            let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+            guard version < migrations.count else { return }
+            for migration in migrations[version...] { try migration(db) }
+            try db.execute(sql: "PRAGMA user_version = \(migrations.count)")
+        }
+    }
+
+    /// Version N+1 is `migrations[N]`.
+    static let migrations: [@Sendable (Database) throws -> Void] = [
+        { db in
+            try db.execute(sql: """
+                CREATE TABLE listing (
+                    id INTEGER PRIMARY KEY,
+                    key TEXT NOT NULL UNIQUE,
+                    search_key TEXT NOT NULL,
+                    provider TEXT NOT NULL,
+                    query_text TEXT,
+                    filters TEXT NOT NULL,
+                    page INTEGER NOT NULL,
+                    per_page INTEGER NOT NULL,
+                    total INTEGER,
+                    has_more BOOLEAN NOT NULL,
+                    photo_count INTEGER NOT NULL,
+                    etag TEXT,
+                    last_modified TEXT,
+                    stored_at DOUBLE NOT NULL,
+                    fetched_at DOUBLE NOT NULL,
+                    last_access DOUBLE NOT NULL
+                );
+                CREATE INDEX listing_by_search ON listing(search_key, last_access);
+                CREATE INDEX listing_by_provider ON listing(provider);
+                CREATE INDEX listing_by_access ON listing(last_access);
+
+                CREATE TABLE photo (
+                    id TEXT PRIMARY KEY,
+                    provider TEXT NOT NULL,
+                    raw TEXT NOT NULL,
+                    title TEXT NOT NULL,
+                    owner TEXT,
+                    thumbnail_url TEXT,
+                    image_url TEXT,
+                    width INTEGER,
+                    height INTEGER,
+                    page_url TEXT,
+                    taken_at DOUBLE,
+                    uploaded_at DOUBLE,
+                    tags TEXT,
+                    updated_at DOUBLE NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX photo_by_provider ON photo(provider);
+
+                CREATE TABLE listing_photo (
+                    listing_id INTEGER NOT NULL REFERENCES listing(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    photo_id TEXT NOT NULL,
+                    PRIMARY KEY (listing_id, position)
+                ) WITHOUT ROWID;
+                CREATE INDEX listing_photo_by_photo ON listing_photo(photo_id);
+
+                CREATE TABLE image (
+                    url TEXT PRIMARY KEY,
+                    path TEXT NOT NULL,
+                    size INTEGER NOT NULL,
+                    provider TEXT,
+                    created_at DOUBLE NOT NULL,
+                    last_access DOUBLE NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX image_by_access ON image(last_access);
+                CREATE INDEX image_by_provider ON image(provider);
+
+                CREATE TABLE run (
+                    id INTEGER PRIMARY KEY,
+                    at DOUBLE NOT NULL,
+                    command TEXT NOT NULL,
+                    listing_hits INTEGER NOT NULL,
+                    listing_misses INTEGER NOT NULL,
+                    image_hits INTEGER NOT NULL,
+                    image_misses INTEGER NOT NULL
+                );
+
+                CREATE TABLE meta (
+                    key TEXT PRIMARY KEY,
+                    value TEXT NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        },
+    ]
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An exclusive advisory lock on a file (`flock`), shared by every process using one cache.
+/// Released by ``unlock()`` or when the process ends, however it ends.
+final class FileLock {
+    private var descriptor: Int32
+
+    private init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    deinit { unlock() }
+
+    /// Takes the lock at `path`; nil when `wait` is false and another process holds it, or
+    /// when the lock file cannot be opened.
+    static func acquire(_ path: String, wait: Bool) -> FileLock? {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return nil }
+        while flock(descriptor, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0 {
+            if errno == EINTR { continue }
+            close(descriptor)
+            return nil
+        }
+        return FileLock(descriptor: descriptor)
+    }
+
+    func unlock() {
+        guard descriptor >= 0 else { return }
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+        descriptor = -1
+    }
+}

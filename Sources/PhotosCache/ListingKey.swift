@@ -1,0 +1,53 @@
+import Foundation
+import PhotosCore
+
+/// What identifies one cached listing page: provider + query text + filters + page + per-page.
+///
+/// Never a URL: request URLs carry API keys, and the cache must not hold them.
+public struct ListingKey: Sendable, Hashable, CustomStringConvertible {
+    public var provider: String
+    public var text: String?
+    public var filters: [String: String]
+    public var page: Int
+    public var perPage: Int
+
+    public init(provider: String, query: ListQuery) {
+        self.provider = provider
+        let trimmed = query.text?.trimmingCharacters(in: .whitespacesAndNewlines)
+        self.text = trimmed?.isEmpty == false ? trimmed : nil
+        self.filters = query.filters
+        self.page = query.page
+        self.perPage = query.perPage
+    }
+
+    /// Filters as `name=value` pairs, sorted, each part percent-encoded.
+    var canonicalFilters: String {
+        filters.sorted { $0.key < $1.key }
+            .map { "\(Self.encode($0.key))=\(Self.encode($0.value))" }
+            .joined(separator: "&")
+    }
+
+    /// The listing (a search or a feed) regardless of page: what "recent searches" counts.
+    var searchKey: String {
+        [provider, text.map { "q=" + Self.encode($0) } ?? "feed", canonicalFilters].joined(separator: "\u{1F}")
+    }
+
+    /// The unique key of this page.
+    var key: String {
+        [searchKey, String(page), String(perPage)].joined(separator: "\u{1F}")
+    }
+
+    /// For messages: `placeholder "sunt" album=3 page 1 (30 per page)`.
+    public var description: String {
+        var parts = [provider]
+        parts.append(text.map { "search \"\($0)\"" } ?? "feed")
+        if !filters.isEmpty { parts.append(canonicalFilters) }
+        parts.append("page \(page) (\(perPage) per page)")
+        return parts.joined(separator: " ")
+    }
+
+    private static let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~ "))
+    private static func encode(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import GRDB
+import PhotosCore
+
+extension PhotoCache {
+    /// The cached, verified files among `urls`: memory first, then one index query, then a size
+    /// check of each file against the recorded size (no folder is ever listed). An entry whose
+    /// file is missing or has another size is dropped, so the image is fetched again.
+    /// - Returns: files by URL; URLs not returned are not cached.
+    public func cachedImages(_ urls: [String]) -> [String: URL] {
+        var found: [String: URL] = [:]
+        var wanted: [String] = []
+        memory.withLock { memory in
+            for url in urls {
+                if let file = memory[url] { found[url] = file } else { wanted.append(url) }
+            }
+        }
+        var broken: [String] = []
+        let rows = wanted.isEmpty ? [:] : (try? indexedImages(wanted)) ?? [:]
+        do {
+            for (url, entry) in rows {
+                let file = root.appendingPathComponent(entry.path)
+                // The recorded path is trusted only inside images/ (no hashing on the hot path).
+                if Self.isSafeRelativePath(entry.path), configuration.fileSystem.fileSize(atPath: file.path) == entry.size {
+                    found[url] = file
+                } else {
+                    broken.append(url)
+                }
+            }
+        }
+        let hits = found
+        memory.withLock { memory in
+            for (url, file) in hits { memory[url] = file }
+        }
+        run.withLock { run in
+            run.imageHits += hits.count
+            run.imageAccesses.formUnion(hits.keys)
+            run.brokenImages.formUnion(broken)
+        }
+        for url in broken {
+            // A truncated file must never be handed out, even by a process that skips the index.
+            if let entry = rows[url], Self.isSafeRelativePath(entry.path) {
+                configuration.fileSystem.remove(atPath: root.appendingPathComponent(entry.path).path)
+            }
+        }
+        return found
+    }
+
+    /// Brings one image into the cache through `http` (temp file + rename by the transport),
+    /// sharing a download already in flight in this process for the same URL.
+    /// - Parameters:
+    ///   - url: an http or https URL.
+    ///   - provider: the provider the image belongs to (for `cache clear --provider`).
+    ///   - http: the transport.
+    ///   - maxBytes: larger images are refused.
+    /// - Returns: the cached file.
+    /// - Throws: `TransportError`, `PhotosError.unavailable` for a non-2xx status, `CancellationError`.
+    public func download(_ url: String, provider: String?, http: any HTTPFetching, maxBytes: Int) async throws -> URL {
+        let task = inFlight.withLock { tasks -> Task<URL, any Error> in
+            if let running = tasks[url] { return running }
+            let task = Task { [self] in
+                defer { _ = inFlight.withLock { $0.removeValue(forKey: url) } }
+                return try await performDownload(url, provider: provider, http: http, maxBytes: maxBytes)
+            }
+            tasks[url] = task
+            return task
+        }
+        return try await withTaskCancellationHandler {
+            try await task.value
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    private func performDownload(_ url: String, provider: String?, http: any HTTPFetching, maxBytes: Int) async throws -> URL {
+        try store.prepareFolder(for: url)
+        let target = store.path(for: url)
+        let response = try await http.download(HTTPRequest(url: url, maxBodyBytes: maxBytes), to: target)
+        guard response.isSuccess else {
+            throw PhotosError.unavailable(provider: URLComponents(string: url)?.host ?? "unknown host", detail: "HTTP \(response.status)")
+        }
+        guard let size = configuration.fileSystem.fileSize(atPath: target.path) else {
+            throw TransportError.fileSystem(path: target.path, detail: "the downloaded file is missing")
+        }
+        let record = ImageRecord(url: url, path: store.relativePath(for: url), size: size, provider: provider)
+        memory.withLock { $0[url] = target }
+        run.withLock { run in
+            run.imageMisses += 1
+            run.newImages[url] = record
+            run.brokenImages.remove(url)
+        }
+        return target
+    }
+
+    /// Index rows for `urls`, in chunks that stay under SQLite's variable limit.
+    func indexedImages(_ urls: [String]) throws -> [String: (path: String, size: Int64)] {
+        try index.read { db in
+            var result: [String: (path: String, size: Int64)] = [:]
+            for chunk in urls.chunked(500) {
+                let rows = try Row.fetchAll(
+                    db, sql: "SELECT url, path, size FROM image WHERE url IN (\(databaseQuestionMarks(count: chunk.count)))",
+                    arguments: StatementArguments(Array(chunk)))
+                for row in rows {
+                    guard let url: String = row.value("url"), let path: String = row.value("path"), let size: Int64 = row.value("size")
+                    else { continue }
+                    result[url] = (path, size)
+                }
+            }
+            return result
+        }
+    }
+}

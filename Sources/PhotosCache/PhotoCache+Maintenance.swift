@@ -1,0 +1,192 @@
+import Foundation
+import GRDB
+import PhotosCore
+
+/// What one eviction pass did.
+public struct EvictionReport: Sendable, Equatable {
+    /// False when another process held the cache lock, so this pass did nothing.
+    public var ran: Bool
+    public var bytesBefore: Int64
+    public var bytesAfter: Int64
+    public var evictedImages: Int
+    public var evictedBytes: Int64
+    /// Orphaned temp files and untracked files removed by the sweep.
+    public var removedOrphans: Int
+
+    static let skipped = EvictionReport(ran: false, bytesBefore: 0, bytesAfter: 0, evictedImages: 0, evictedBytes: 0, removedOrphans: 0)
+}
+
+extension PhotoCache {
+    /// Temp files the transport writes beside a target: `.<name>.<random>.photos-partial`.
+    static let tempSuffix = ".photos-partial"
+    /// How often the end-of-command sweep of the images folder may run (it lists folders).
+    static let sweepInterval: TimeInterval = 3600
+    /// Listings unused for this long are dropped by the sweep.
+    static let listingRetention: TimeInterval = 30 * 86_400
+
+    /// Evicts down to 90% of the size cap when the cache is over it, least recently used first,
+    /// images of the most recent searches last; at most once an hour (or with `sweep`), also
+    /// removes orphaned temp files and untracked files older than ``CacheConfiguration/orphanAge``
+    /// and listings unused for 30 days. Runs under the cache lock.
+    /// - Parameters:
+    ///   - wait: wait for the lock (`cache prune`) instead of skipping when another process holds it.
+    ///   - sweep: sweep now, whenever the last sweep was.
+    /// - Returns: what was done; `ran` is false when the lock was held elsewhere.
+    /// - Throws: ``CacheUnavailable`` or a database error.
+    @discardableResult
+    public func evict(wait: Bool, sweep: Bool = false) throws -> EvictionReport {
+        try configuration.fileSystem.createDirectory(atPath: root.path)
+        guard let lock = FileLock.acquire(index.lockPath, wait: wait) else { return .skipped }
+        defer { lock.unlock() }
+
+        var report = EvictionReport(ran: true, bytesBefore: 0, bytesAfter: 0, evictedImages: 0, evictedBytes: 0, removedOrphans: 0)
+        let time = now.timeIntervalSince1970
+        let lastSweep = try index.read { try Double.fetchOne($0, sql: "SELECT CAST(value AS REAL) FROM meta WHERE key = 'last_sweep'") }
+        if sweep || lastSweep.map({ time - $0 >= Self.sweepInterval || time < $0 }) ?? true {
+            report.removedOrphans = try sweepFolder(now: time)
+        }
+
+        report.bytesBefore = try totalBytes()
+        report.bytesAfter = report.bytesBefore
+        guard report.bytesBefore > configuration.maxSizeBytes else { return report }
+        let target = configuration.maxSizeBytes / 10 * 9
+        var excess = report.bytesBefore - target
+
+        // LRU by recorded access, images of the N most recent searches last.
+        let candidates = try index.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    WITH recent(search_key) AS (
+                        SELECT search_key FROM listing GROUP BY search_key ORDER BY MAX(last_access) DESC LIMIT ?
+                    ),
+                    protected(url) AS (
+                        SELECT p.thumbnail_url FROM listing l
+                            JOIN listing_photo lp ON lp.listing_id = l.id JOIN photo p ON p.id = lp.photo_id
+                            WHERE l.search_key IN (SELECT search_key FROM recent) AND p.thumbnail_url IS NOT NULL
+                        UNION
+                        SELECT p.image_url FROM listing l
+                            JOIN listing_photo lp ON lp.listing_id = l.id JOIN photo p ON p.id = lp.photo_id
+                            WHERE l.search_key IN (SELECT search_key FROM recent) AND p.image_url IS NOT NULL
+                    )
+                    SELECT url, path, size, created_at FROM image
+                    ORDER BY (url IN (SELECT url FROM protected)), last_access, url
+                    """,
+                arguments: [configuration.recentSearches])
+        }
+        var victims: [(url: String, path: String, size: Int64, created: Double)] = []
+        for row in candidates {
+            guard excess > 0 else { break }
+            guard let url: String = row.value("url"), let path: String = row.value("path") else { continue }
+            let size: Int64 = row.value("size") ?? 0
+            victims.append((url, path, size, row.value("created_at") ?? 0))
+            excess -= size
+        }
+        // Short transactions, so listing processes never wait long; a row re-created by another
+        // process meanwhile (new created_at) is left alone.
+        for chunk in victims.chunked(200) {
+            try index.write { db in
+                for victim in chunk {
+                    try db.execute(sql: "DELETE FROM image WHERE url = ? AND created_at = ?", arguments: [victim.url, victim.created])
+                }
+            }
+            for victim in chunk where Self.isSafeRelativePath(victim.path) {
+                configuration.fileSystem.remove(atPath: root.appendingPathComponent(victim.path).path)
+                report.evictedImages += 1
+                report.evictedBytes += victim.size
+            }
+        }
+        memory.withLock { memory in
+            for victim in victims { memory.removeValue(forKey: victim.url) }
+        }
+        report.bytesAfter = try totalBytes()
+        return report
+    }
+
+    /// Image bytes recorded in the index plus the live pages of the index itself.
+    func totalBytes() throws -> Int64 {
+        try index.read { db in
+            let images = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM image") ?? 0
+            let pages = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            let free = try Int64.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
+            let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
+            return images + max(0, pages - free) * pageSize
+        }
+    }
+
+    /// Lists the images folder (maintenance only): removes temp files and files the index does
+    /// not know, older than the orphan age; deletes `trash-*` folders left by an index rebuild;
+    /// drops listings unused for 30 days and photos no listing holds.
+    private func sweepFolder(now time: TimeInterval) throws -> Int {
+        let fs = configuration.fileSystem
+        var removed = 0
+        let known = try index.read { db in Set(try String.fetchAll(db, sql: "SELECT path FROM image")) }
+        let prefix = root.path + "/"
+        let oldest = Date(timeIntervalSince1970: time - configuration.orphanAge)
+        for file in fs.files(under: store.imagesFolder.path) where file.modified < oldest {
+            let relative = file.path.hasPrefix(prefix) ? String(file.path.dropFirst(prefix.count)) : file.path
+            if file.path.hasSuffix(Self.tempSuffix) || !known.contains(relative) {
+                fs.remove(atPath: file.path)
+                removed += 1
+            }
+        }
+        if let entries = try? FileManager.default.contentsOfDirectory(atPath: root.path) {
+            for entry in entries where entry.hasPrefix("trash-") {
+                fs.remove(atPath: root.appendingPathComponent(entry).path)
+            }
+        }
+        try index.write { db in
+            try db.execute(sql: "DELETE FROM listing WHERE last_access < ?", arguments: [time - Self.listingRetention])
+            try db.execute(sql: "DELETE FROM photo WHERE id NOT IN (SELECT photo_id FROM listing_photo)")
+            try db.execute(
+                sql: "INSERT INTO meta (key, value) VALUES ('last_sweep', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                arguments: [String(time)])
+        }
+        return removed
+    }
+
+    /// Index paths are written by this code, but the disk is not trusted: only `images/...`
+    /// paths without `..` are ever deleted.
+    static func isSafeRelativePath(_ path: String) -> Bool {
+        path.hasPrefix("images/") && !path.split(separator: "/").contains("..")
+    }
+
+    // MARK: Clear
+
+    /// Removes every listing, photo and image, or only those of `provider`. Waits for the lock.
+    /// - Returns: how many images and bytes were removed.
+    /// - Throws: ``CacheUnavailable`` or a database error.
+    @discardableResult
+    public func clear(provider: String? = nil) throws -> (images: Int, bytes: Int64) {
+        try configuration.fileSystem.createDirectory(atPath: root.path)
+        let lock = FileLock.acquire(index.lockPath, wait: true)
+        defer { lock?.unlock() }
+        memory.withLock { $0.removeAll() }
+        if let provider {
+            let files = try index.write { db -> [(String, Int64)] in
+                let rows = try Row.fetchAll(db, sql: "SELECT path, size FROM image WHERE provider = ?", arguments: [provider])
+                try db.execute(sql: "DELETE FROM image WHERE provider = ?", arguments: [provider])
+                try db.execute(sql: "DELETE FROM listing WHERE provider = ?", arguments: [provider])
+                try db.execute(sql: "DELETE FROM photo WHERE provider = ?", arguments: [provider])
+                return rows.compactMap { row in (row.value("path") as String?).map { ($0, row.value("size") ?? 0) } }
+            }
+            for (path, _) in files where Self.isSafeRelativePath(path) {
+                configuration.fileSystem.remove(atPath: root.appendingPathComponent(path).path)
+            }
+            return (files.count, files.reduce(0) { $0 + $1.1 })
+        }
+        let (count, bytes) = try index.write { db -> (Int, Int64) in
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM image") ?? 0
+            let bytes = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM image") ?? 0
+            try db.execute(sql: "DELETE FROM listing_photo; DELETE FROM listing; DELETE FROM photo; DELETE FROM image; DELETE FROM run")
+            return (count, bytes)
+        }
+        // Move the folder aside first so other processes start a fresh one at once.
+        let trash = root.appendingPathComponent("trash-\(UUID().uuidString)").path
+        if (try? configuration.fileSystem.move(atPath: store.imagesFolder.path, toPath: trash)) != nil {
+            configuration.fileSystem.remove(atPath: trash)
+        }
+        try? index.vacuum()
+        return (count, bytes)
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import GRDB
+
+/// What `photos cache stats` reports.
+public struct CacheStatistics: Sendable, Equatable {
+    public var path: String
+    public var listings: Int
+    public var photos: Int
+    public var images: Int
+    public var imageBytes: Int64
+    public var indexBytes: Int64
+    public var maxBytes: Int64
+    /// When the oldest listing or image still cached was stored.
+    public var oldestEntry: Date?
+    /// How many recent runs the hit rates cover.
+    public var runs: Int
+    /// Listing pages served without downloading a body (fresh, 304, offline or stale), of all asked.
+    public var listingHitRate: Double?
+    /// Images served from memory or disk, of all asked.
+    public var imageHitRate: Double?
+    public var listingHits: Int
+    public var listingMisses: Int
+    public var imageHits: Int
+    public var imageMisses: Int
+    /// Per provider: listings and images.
+    public var providers: [ProviderStatistics]
+
+    public struct ProviderStatistics: Sendable, Equatable {
+        public var name: String
+        public var listings: Int
+        public var images: Int
+        public var imageBytes: Int64
+    }
+
+    public var totalBytes: Int64 { imageBytes + indexBytes }
+}
+
+extension PhotoCache {
+    /// How many runs the hit rates of ``statistics(lastRuns:)`` cover by default.
+    public static let statisticsRuns = 20
+
+    /// Counts and sizes from the index (no folder is listed), and hit rates of the last runs.
+    /// - Throws: ``CacheUnavailable`` or a database error.
+    public func statistics(lastRuns: Int = PhotoCache.statisticsRuns) throws -> CacheStatistics {
+        try index.read { db in
+            let listings = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM listing") ?? 0
+            let photos = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photo") ?? 0
+            let images = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM image") ?? 0
+            let imageBytes = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM image") ?? 0
+            let pages = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
+            let oldest = try Double.fetchOne(
+                db, sql: "SELECT MIN(t) FROM (SELECT MIN(stored_at) AS t FROM listing UNION ALL SELECT MIN(created_at) FROM image)")
+            let runs = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) AS runs, COALESCE(SUM(listing_hits), 0) AS lh, COALESCE(SUM(listing_misses), 0) AS lm,
+                        COALESCE(SUM(image_hits), 0) AS ih, COALESCE(SUM(image_misses), 0) AS im
+                    FROM (SELECT * FROM run ORDER BY id DESC LIMIT ?)
+                    """,
+                arguments: [lastRuns])
+            var byProvider: [String: CacheStatistics.ProviderStatistics] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT provider, COUNT(*) AS n FROM listing GROUP BY provider") {
+                guard let name: String = row.value("provider") else { continue }
+                byProvider[name, default: .init(name: name, listings: 0, images: 0, imageBytes: 0)].listings = row.value("n") ?? 0
+            }
+            for row in try Row.fetchAll(
+                db, sql: "SELECT provider, COUNT(*) AS n, SUM(size) AS bytes FROM image WHERE provider IS NOT NULL GROUP BY provider")
+            {
+                guard let name: String = row.value("provider") else { continue }
+                byProvider[name, default: .init(name: name, listings: 0, images: 0, imageBytes: 0)].images = row.value("n") ?? 0
+                byProvider[name, default: .init(name: name, listings: 0, images: 0, imageBytes: 0)].imageBytes = row.value("bytes") ?? 0
+            }
+            let lh: Int = runs?.value("lh") ?? 0
+            let lm: Int = runs?.value("lm") ?? 0
+            let ih: Int = runs?.value("ih") ?? 0
+            let im: Int = runs?.value("im") ?? 0
+            return CacheStatistics(
+                path: root.path, listings: listings, photos: photos, images: images, imageBytes: imageBytes,
+                indexBytes: pages * pageSize, maxBytes: configuration.maxSizeBytes,
+                oldestEntry: oldest.map(Date.init(timeIntervalSince1970:)), runs: runs?.value("runs") ?? 0,
+                listingHitRate: lh + lm > 0 ? Double(lh) / Double(lh + lm) : nil,
+                imageHitRate: ih + im > 0 ? Double(ih) / Double(ih + im) : nil,
+                listingHits: lh, listingMisses: lm, imageHits: ih, imageMisses: im,
+                providers: byProvider.values.sorted { $0.name < $1.name })
+        }
+    }
+
+    /// Runs `PRAGMA integrity_check`; "ok" when the index is sound.
+    /// - Throws: ``CacheUnavailable`` or a database error.
+    public func integrityCheck() throws -> String {
+        try index.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "\n") }
+    }
+}

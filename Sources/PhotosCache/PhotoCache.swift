@@ -1,0 +1,135 @@
+import Foundation
+import GRDB
+import PhotosCore
+import Synchronization
+
+/// The disk cache of photos: an SQLite index (WAL) of listings, photos and content-addressed
+/// image files under one root folder, shared safely by many processes.
+///
+/// Open one per command, use it, then call ``finish(command:)`` (records hit counts, evicts if
+/// the command wrote) and ``close()``. The index is opened on first use only.
+public final class PhotoCache: Sendable {
+    public let configuration: CacheConfiguration
+    /// The root folder (for `.temporary`, a fresh folder).
+    public let root: URL
+    /// Where image files live.
+    public let store: ImageStore
+    let index: CacheIndex
+
+    /// Verified image files of this process, by URL (the memory tier).
+    let memory = Mutex<[String: URL]>([:])
+    /// Image downloads in flight in this process, by URL.
+    let inFlight = Mutex<[String: Task<URL, any Error>]>([:])
+    /// What this run did, flushed by `finish`.
+    let run = Mutex(RunState())
+
+    struct RunState {
+        var listingHits = 0
+        var listingMisses = 0
+        var imageHits = 0
+        var imageMisses = 0
+        /// Whether the command added bytes (listings or files): eviction runs only then.
+        var wrote = false
+        var listingAccesses: Set<Int64> = []
+        var imageAccesses: Set<String> = []
+        var newImages: [String: ImageRecord] = [:]
+        /// Index entries whose file was missing or had another size.
+        var brokenImages: Set<String> = []
+    }
+
+    struct ImageRecord: Sendable {
+        var url: String
+        var path: String
+        var size: Int64
+        var provider: String?
+    }
+
+    /// - Parameter configuration: location, limits, clock and file system.
+    public init(configuration: CacheConfiguration) {
+        self.configuration = configuration
+        switch configuration.location {
+        case .path(let url):
+            root = url
+        case .temporary:
+            root = FileManager.default.temporaryDirectory.appendingPathComponent("photos-cache-\(UUID().uuidString)", isDirectory: true)
+        }
+        store = ImageStore(root: root)
+        index = CacheIndex(root: root, configuration: configuration)
+    }
+
+    /// The current time from the injected clock.
+    var now: Date { configuration.now() }
+
+    /// Where the index lives.
+    public var indexPath: String { index.path }
+
+    /// Closes the index; a `.temporary` cache removes its folder.
+    public func close() {
+        index.close()
+        if configuration.location == .temporary {
+            configuration.fileSystem.remove(atPath: root.path)
+        }
+    }
+
+    /// Ends a command: records what it read and wrote in one short transaction and, when it
+    /// added bytes, evicts down to the size cap (skipped if another process is evicting).
+    /// - Parameter command: the command's name, for `cache stats`.
+    /// - Returns: what eviction did, if it ran.
+    @discardableResult
+    public func finish(command: String) -> EvictionReport? {
+        let state = run.withLock { state -> RunState in
+            let copy = state
+            state = RunState()
+            return copy
+        }
+        let touched = state.listingHits + state.listingMisses + state.imageHits + state.imageMisses > 0
+        guard touched || !state.newImages.isEmpty || !state.brokenImages.isEmpty, index.isOpen else { return nil }
+        let time = now.timeIntervalSince1970
+        do {
+            try index.write { db in
+                for chunk in Array(state.brokenImages).chunked(500) {
+                    try db.execute(
+                        sql: "DELETE FROM image WHERE url IN (\(databaseQuestionMarks(count: chunk.count)))",
+                        arguments: StatementArguments(Array(chunk)))
+                }
+                for record in state.newImages.values {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO image (url, path, size, provider, created_at, last_access) VALUES (?, ?, ?, ?, ?, ?)
+                            ON CONFLICT(url) DO UPDATE SET path = excluded.path, size = excluded.size,
+                                provider = COALESCE(excluded.provider, image.provider),
+                                created_at = excluded.created_at, last_access = excluded.last_access
+                            """,
+                        arguments: [record.url, record.path, record.size, record.provider, time, time])
+                }
+                let accessed = state.imageAccesses.subtracting(state.newImages.keys)
+                for chunk in Array(accessed).chunked(500) {
+                    try db.execute(
+                        sql: "UPDATE image SET last_access = ? WHERE url IN (\(databaseQuestionMarks(count: chunk.count)))",
+                        arguments: StatementArguments([time as (any DatabaseValueConvertible)?] + chunk.map { $0 }))
+                }
+                for chunk in Array(state.listingAccesses).chunked(500) {
+                    try db.execute(
+                        sql: "UPDATE listing SET last_access = ? WHERE id IN (\(databaseQuestionMarks(count: chunk.count)))",
+                        arguments: StatementArguments([time as (any DatabaseValueConvertible)?] + chunk.map { $0 }))
+                }
+                if touched {
+                    try db.execute(
+                        sql: "INSERT INTO run (at, command, listing_hits, listing_misses, image_hits, image_misses) VALUES (?, ?, ?, ?, ?, ?)",
+                        arguments: [time, command, state.listingHits, state.listingMisses, state.imageHits, state.imageMisses])
+                    try db.execute(sql: "DELETE FROM run WHERE id <= (SELECT MAX(id) FROM run) - 100")
+                }
+            }
+        } catch {
+            // Access times and counters are hints; losing them must not fail the command.
+        }
+        guard state.wrote || !state.newImages.isEmpty else { return nil }
+        return try? evict(wait: false)
+    }
+}
+
+extension Array {
+    func chunked(_ size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}

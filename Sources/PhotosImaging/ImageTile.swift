@@ -1,0 +1,44 @@
+import Foundation
+
+/// Decode-and-render of one image file into a box of cells, through the tile cache when given.
+enum ImageTile {
+    static func render(
+        file: URL, box: CellSize, renderer: ChafaRenderer, decoder: ImageDecoder, cache: TileCache?
+    ) throws -> RenderedTile {
+        let key = cache?.key(for: file, box: box, renderer: renderer)
+        if let cache, let key, let hit = cache.load(key: key) { return hit }
+
+        let data = try ImageDecoder.read(file)
+        let header = try decoder.header(of: data)
+        let cells = renderer.cellSize(forImage: header.size, maxColumns: box.columns, maxRows: box.rows)
+        let image = try decoder.decode(data, minimumSize: renderer.pixelSizeNeeded(for: cells))
+        let output = renderer.render(image, cells: cells)
+        guard !output.isEmpty else { throw ImageDecodingError.corrupt(header.format, "nothing rendered") }
+        let tile = RenderedTile(cells: cells, output: output)
+        if let cache, let key { cache.store(tile, key: key) }
+        return tile
+    }
+}
+
+/// `photos show --preview`: one image, downscaled to the terminal.
+public enum Preview {
+    /// Renders the image at `path` fitted into `maxColumns` x `maxRows` cells, aspect ratio kept.
+    ///
+    /// - Parameters:
+    ///   - path: a JPEG, PNG or WebP file (e.g. the largest cached size of the photo).
+    ///   - maxColumns: width limit in cells, usually the terminal width.
+    ///   - maxRows: height limit in cells; nil allows up to `maxColumns` rows.
+    ///   - graphics: from `TerminalGraphics.detect`; `.none` returns "".
+    ///   - cache: optional rendered-tile cache.
+    /// - Returns: the drawing followed by a newline, ready for stdout.
+    /// - Throws: `ImageDecodingError` for an unreadable, corrupt, unknown or oversized image.
+    public static func render(
+        path: URL, maxColumns: Int, maxRows: Int? = nil, graphics: TerminalGraphics, cache: TileCache? = nil
+    ) throws -> String {
+        guard graphics.mode != .none else { return "" }
+        let box = CellSize(columns: max(1, maxColumns), rows: max(1, maxRows ?? maxColumns))
+        let tile = try ImageTile.render(
+            file: path, box: box, renderer: ChafaRenderer(graphics: graphics), decoder: ImageDecoder(), cache: cache)
+        return tile.output + "\n"
+    }
+}

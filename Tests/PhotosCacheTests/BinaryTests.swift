@@ -1,0 +1,301 @@
+import FixtureServerKit
+import Foundation
+import PhotosCore
+import Synchronization
+import Testing
+
+@testable import PhotosCache
+
+/// The built `photos` binary against the fixture server, as users and scripts run it.
+/// Serialized: the timing of the SIGINT test must not compete with eight busy processes.
+@Suite(.serialized) struct BinaryTests {
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+
+        func json() throws -> [String: Any] {
+            try #require(try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any])
+        }
+    }
+
+    /// The folder of the built products: the test bundle's, or one of its parents.
+    static let executable: URL = {
+        var url = Bundle.main.bundleURL
+        while !FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("photos").path) {
+            let parent = url.deletingLastPathComponent()
+            if parent == url { break }
+            url = parent
+        }
+        return url.appendingPathComponent("photos")
+    }()
+
+    struct Photos {
+        let home: URL
+        var environment: [String: String]
+        var cacheFolder: URL { home.appendingPathComponent("cache") }
+
+        init(server: FixtureServer?) throws {
+            home = try temporaryFolder("binary")
+            environment = [
+                "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+                "HOME": home.path,
+                "PHOTOS_CACHE_DIR": home.appendingPathComponent("cache").path,
+                "PHOTOS_CONFIG": home.appendingPathComponent("absent.toml").path,
+                "COLUMNS": "100",
+                "TERM": "dumb",
+            ]
+            if let server {
+                environment["PHOTOS_CA_BUNDLE"] = server.caFile
+                environment["PHOTOS_FLICKR_API"] = server.url + "/services/rest/"
+                environment["PHOTOS_FLICKR_STATIC"] = server.url + "/flickr-static"
+                environment["PHOTOS_PLACEHOLDER_API"] = server.url
+                environment["FLICKR_API_KEY"] = FixtureProviderEmulation.validFlickrAPIKey
+            }
+        }
+
+        func remove() { try? FileManager.default.removeItem(at: home) }
+
+        /// Starts `photos ARGS` with output to files; `finish` collects the result.
+        func start(_ arguments: [String], environment overrides: [String: String] = [:]) throws -> (Process, () throws -> Run) {
+            let process = Process()
+            process.executableURL = BinaryTests.executable
+            process.arguments = arguments
+            process.environment = environment.merging(overrides) { $1 }
+            let id = UUID().uuidString
+            let out = home.appendingPathComponent("out-\(id)")
+            let err = home.appendingPathComponent("err-\(id)")
+            _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+            let outHandle = try FileHandle(forWritingTo: out)
+            let errHandle = try FileHandle(forWritingTo: err)
+            process.standardOutput = outHandle
+            process.standardError = errHandle
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            return (process, {
+                try outHandle.close()
+                try errHandle.close()
+                defer {
+                    try? FileManager.default.removeItem(at: out)
+                    try? FileManager.default.removeItem(at: err)
+                }
+                return Run(
+                    status: process.terminationStatus, stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
+                    stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
+            })
+        }
+
+        /// Runs `photos ARGS` to completion without blocking a cooperative thread.
+        func run(_ arguments: [String], environment overrides: [String: String] = [:]) async throws -> Run {
+            let exited = AsyncStream<Void>.makeStream()
+            let (process, finish) = try start(arguments, environment: overrides)
+            DispatchQueue.global().async {
+                process.waitUntilExit()
+                exited.continuation.yield()
+                exited.continuation.finish()
+            }
+            for await _ in exited.stream {}
+            return try finish()
+        }
+    }
+
+    static func withServer(_ body: (FixtureServer, FixtureProviderEmulation, Photos) async throws -> Void) async throws {
+        let emulation = FixtureProviderEmulation(fixtures: FixtureFiles.root)
+        let server = try await FixtureServer.start(FixtureServerConfiguration(fixturesDirectory: FixtureFiles.root, routes: [emulation.route]))
+        let photos = try Photos(server: server)
+        defer { photos.remove() }
+        do {
+            try await body(server, emulation, photos)
+        } catch {
+            try? await server.shutdown()
+            throw error
+        }
+        try? await server.shutdown()
+    }
+
+    // MARK: Listing through the binary
+
+    @Test func secondListingComesFromTheCacheAndSaysSo() async throws {
+        try await Self.withServer { server, _, photos in
+            let first = try await photos.run(["list", "--per-page", "6", "--format", "json"])
+            #expect(first.status == 0, "\(first.stderr)")
+            let firstJSON = try first.json()
+            #expect(firstJSON["cached"] as? Bool == false && firstJSON["age_seconds"] as? Int == 0)
+            let paths = (firstJSON["photos"] as? [[String: Any]] ?? []).compactMap { $0["thumbnail_path"] as? String }
+            #expect(paths.count == 6 && paths.allSatisfy { $0.hasPrefix(photos.cacheFolder.path + "/images/") })
+
+            server.resetStats()
+            let second = try await photos.run(["list", "--per-page", "6", "--format", "json"])
+            let json = try second.json()
+            #expect(json["cached"] as? Bool == true && (json["age_seconds"] as? Int).map { $0 >= 0 } == true)
+            let providers = json["providers"] as? [[String: Any]] ?? []
+            #expect(providers.first?["cached"] as? Bool == true && providers.first?["age_seconds"] is Int)
+            #expect(server.stats().requests == 0, "listing and thumbnails both from the cache")
+
+            let offline = try await photos.run(["list", "--per-page", "6", "--offline", "--format", "json"])
+            #expect(try offline.status == 0 && offline.json()["cached"] as? Bool == true)
+            #expect(server.stats().requests == 0)
+
+            let stats = try await photos.run(["cache", "stats", "--format", "json"])
+            let statsJSON = try stats.json()
+            #expect(statsJSON["listings"] as? Int == 1 && statsJSON["images"] as? Int == 6)
+            #expect((statsJSON["listing_hit_rate"] as? Double).map { abs($0 - 2.0 / 3.0) < 0.01 } == true)
+            #expect(statsJSON["oldest_entry"] is String && statsJSON["runs"] as? Int == 3)
+            let table = try await photos.run(["cache", "stats"])
+            #expect(table.status == 0 && table.stdout.contains("Listing hits"))
+            let path = try await photos.run(["cache", "path"])
+            #expect(path.stdout == photos.cacheFolder.path + "\n")
+        }
+    }
+
+    @Test func offlineWithNothingCachedExits69() async throws {
+        let photos = try Photos(server: nil)
+        defer { photos.remove() }
+        let run = try await photos.run(["list", "--provider", "placeholder", "--query", "sunt", "--offline"])
+        #expect(run.status == 69)
+        #expect(run.stderr.contains("offline and nothing cached for placeholder search \"sunt\""))
+        let both = try await photos.run(["list", "--offline", "--refresh"])
+        #expect(both.status == 64)
+    }
+
+    @Test func staleIfErrorWarnsWithTheAgeAndExitsZero() async throws {
+        let emulation = FixtureProviderEmulation(fixtures: FixtureFiles.root)
+        let server = try await FixtureServer.start(FixtureServerConfiguration(fixturesDirectory: FixtureFiles.root, routes: [emulation.route]))
+        let photos = try Photos(server: server)
+        defer { photos.remove() }
+        let first = try await photos.run(["list", "--per-page", "4", "--no-thumbnails"])
+        #expect(first.status == 0)
+        try await server.shutdown()
+        let stale = try await photos.run(["list", "--per-page", "4", "--no-thumbnails", "--refresh", "--format", "json"])
+        #expect(stale.status == 0, "\(stale.stderr)")
+        #expect(stale.stderr.contains("warning: placeholder: could not refresh, showing the cached listing from"))
+        #expect(stale.stderr.contains(" ago: ") && stale.stderr.contains("127.0.0.1"))
+        #expect(try stale.json()["cached"] as? Bool == true)
+        let expired = try await photos.run(["list", "--per-page", "4", "--no-thumbnails"], environment: ["PHOTOS_CACHE_LISTING_TTL_SECONDS": "0"])
+        #expect(expired.status == 0 && expired.stderr.contains("could not refresh"))
+    }
+
+    @Test func theFlickrAPIKeyIsNeverWrittenToTheCache() async throws {
+        try await Self.withServer { _, _, photos in
+            let key = "k3y-\(UUID().uuidString.prefix(8))"
+            // The emulation accepts one key only; use it, then a distinctive one that fails.
+            for (arguments, environment) in [
+                (["list", "--provider", "flickr", "--query", "dogs", "--per-page", "10", "--format", "json"], [String: String]()),
+                (["list", "--provider", "flickr", "--format", "json"], [:]),
+                (["show", "flickr:53624890009", "--open"], ["PHOTOS_OPENER": "true"]),
+                (["list", "--provider", "flickr", "--query", "cats"], ["FLICKR_API_KEY": key]),
+            ] {
+                _ = try await photos.run(arguments, environment: environment)
+            }
+            let stats = try await photos.run(["cache", "stats", "--format", "json"])
+            #expect((try stats.json()["images"] as? Int ?? 0) > 5)
+            let needles = [FixtureProviderEmulation.validFlickrAPIKey, key].map { Data($0.utf8) }
+            let files = FileManager.default.enumerator(atPath: photos.cacheFolder.path)?.compactMap { $0 as? String } ?? []
+            #expect(files.contains("index.sqlite"))
+            for file in files {
+                guard let data = try? Data(contentsOf: photos.cacheFolder.appendingPathComponent(file)) else { continue }
+                for needle in needles {
+                    #expect(data.range(of: needle) == nil, "\(file) holds the API key")
+                }
+            }
+        }
+    }
+
+    @Test func clearByProviderAndAll() async throws {
+        try await Self.withServer { _, _, photos in
+            _ = try await photos.run(["list", "--provider", "flickr", "--query", "dogs", "--per-page", "10"])
+            _ = try await photos.run(["list", "--provider", "placeholder", "--per-page", "3"])
+            let cleared = try await photos.run(["cache", "clear", "--provider", "flickr"])
+            #expect(cleared.status == 0 && cleared.stderr.contains("Removed 8 images"))
+            let stats = try (await photos.run(["cache", "stats", "--format", "json"])).json()
+            #expect(stats["listings"] as? Int == 1 && stats["images"] as? Int == 3)
+            let offline = try await photos.run(["list", "--provider", "flickr", "--query", "dogs", "--per-page", "10", "--offline"])
+            #expect(offline.status == 69)
+            #expect(try await photos.run(["cache", "clear"]).status == 0)
+            let empty = try (await photos.run(["cache", "stats", "--format", "json"])).json()
+            #expect(empty["listings"] as? Int == 0 && empty["images"] as? Int == 0)
+            #expect(try await photos.run(["cache", "prune"]).status == 0)
+            #expect(try await photos.run(["cache", "clear", "--provider", "nope"]).status == 64)
+        }
+    }
+
+    // MARK: Many processes
+
+    @Test func eightProcessesTwentyRunsEachShareOneCache() async throws {
+        try await Self.withServer { _, _, photos in
+            // A 1 MiB cap makes the processes evict while others list; TTL 0 makes them revalidate.
+            let environment = ["PHOTOS_CACHE_MAX_SIZE_MB": "1", "PHOTOS_CACHE_LISTING_TTL_SECONDS": "0"]
+            let failures = Warnings()
+            let photos = photos
+            await withTaskGroup(of: Void.self) { group in
+                for worker in 0..<8 {
+                    group.addTask {
+                        for index in 0..<20 {
+                            let page = String((worker + index) % 6 + 1)
+                            let arguments: [String] = switch index % 4 {
+                            case 0: ["list", "--per-page", "12", "--page", page, "--format", "json"]
+                            case 1: ["list", "--per-page", "12", "--page", page, "--refresh"]
+                            case 2: ["show", "placeholder:\(worker * 20 + index + 1)", "--format", "json"]
+                            default: ["list", "--query", "sunt", "--per-page", "8", "--page", String(index % 3 + 1), "--format", "jsonl"]
+                            }
+                            do {
+                                let run = try await photos.run(arguments, environment: environment)
+                                if run.status != 0 || run.stderr.contains("locked") || run.stderr.contains("warning") {
+                                    failures.sink("\(arguments.joined(separator: " ")): \(run.status) \(run.stderr)")
+                                }
+                            } catch {
+                                failures.sink("\(arguments): \(error)")
+                            }
+                        }
+                    }
+                }
+            }
+            let failed = failures.all
+            #expect(failed.isEmpty, "\(failed.prefix(5))")
+            let cache = PhotoCache(configuration: CacheConfiguration(location: .path(photos.cacheFolder)))
+            defer { cache.close() }
+            #expect(try cache.integrityCheck() == "ok")
+            let stats = try cache.statistics(lastRuns: 1000)
+            #expect(stats.runs == 100, "the run table keeps the last 100 runs")
+            #expect(stats.totalBytes <= 1024 * 1024 + 200_000, "evicted back near the cap: \(stats.totalBytes)")
+            #expect(partialFiles(under: photos.cacheFolder).isEmpty)
+        }
+    }
+
+    // MARK: Ctrl-C
+
+    @Test func sigintDuringThumbnailPrefetchExits130QuicklyAndLeavesNoTempFile() async throws {
+        try await Self.withServer { server, _, photos in
+            // A cached listing whose thumbnails trickle in at 400 bytes a second.
+            let cache = PhotoCache(configuration: CacheConfiguration(location: .path(photos.cacheFolder)))
+            let slow = (1...5).map { index in
+                Photo(
+                    id: PhotoID(provider: "placeholder", raw: "\(index)"), title: "slow \(index)",
+                    thumbnailURL: "\(server.url)/placeholder-img/150/\(String(0xa0000 + index, radix: 16))?slow_bps=400")
+            }
+            try cache.store(
+                PhotoPage(page: 1, perPage: 5, total: 5, hasMore: false, photos: slow),
+                key: ListingKey(provider: "placeholder", query: ListQuery(page: 1, perPage: 5)), validators: HTTPValidators())
+            cache.close()
+
+            let (process, finish) = try photos.start(["list", "--provider", "placeholder", "--per-page", "5"])
+            let deadline = Date().addingTimeInterval(10)
+            while partialFiles(under: photos.cacheFolder).isEmpty, Date() < deadline, process.isRunning {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(!partialFiles(under: photos.cacheFolder).isEmpty, "the prefetch was under way")
+            let interrupted = Date()
+            process.interrupt()
+            while process.isRunning, Date().timeIntervalSince(interrupted) < 5 {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            let elapsed = Date().timeIntervalSince(interrupted)
+            let run = try finish()
+            #expect(run.status == 130 && process.terminationReason == .exit, "\(run.stderr)")
+            #expect(elapsed < 1.0, "exited \(elapsed) s after SIGINT")
+            #expect(run.stderr.contains("interrupted"))
+            #expect(partialFiles(under: photos.cacheFolder).isEmpty)
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import GRDB
+import PhotosCore
+import Testing
+
+@testable import PhotosCache
+
+/// Eviction: size cap, LRU by recorded access, recent searches last, the lock, orphans.
+@Suite struct EvictionTests {
+    /// Lists `search` (one page of `count` photos) and fetches its thumbnails, at the bed's clock.
+    func browse(_ search: String, count: Int, cache: PhotoCache, http: FakeImages) async throws -> [String] {
+        let provider = FakeProvider { _, _ in .page(FakeProvider.photos(search, count: count)) }
+        let page = try await cache.listing(ListQuery(text: search, page: 1, perPage: count), from: provider, mode: .normal)
+        let urls = page.page.photos.compactMap(\.thumbnailURL)
+        _ = await ImageFetcher(cache: cache, http: http).fetchAll(urls.map { ($0, "fake") })
+        return urls
+    }
+
+    @Test func leastRecentlyUsedGoesFirstDownToNinetyPercent() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let http = FakeImages(size: 10_000)
+        // No protected searches: pure LRU.
+        var cache = bed.cache(maxBytes: 1_000_000_000, recentSearches: 0)
+        var urls: [String] = []
+        for index in 0..<10 {
+            urls += try await browse("s\(index)", count: 5, cache: cache, http: http)
+            cache.finish(command: "test")
+            bed.clock.advance(60)
+        }
+        cache.close()
+        // Touch s0's images: now the most recently used.
+        cache = bed.cache(maxBytes: 1_000_000_000, recentSearches: 0)
+        #expect(cache.cachedImages(Array(urls[0..<5])).count == 5)
+        cache.finish(command: "test")
+        cache.close()
+
+        let total = try bed.cache().totalBytes()
+        let cap = total - 100_000  // 10 images over
+        cache = bed.cache(maxBytes: cap, recentSearches: 0)
+        defer { cache.close() }
+        let report = try cache.evict(wait: false)
+        #expect(report.ran && report.bytesAfter <= cap / 10 * 9 && report.bytesBefore == total)
+        let left = try cache.indexedImages(urls)
+        let evicted = urls.filter { left[$0] == nil }
+        // s1, s2, ... were least recently used; s0 was touched last.
+        #expect(Array(evicted.prefix(10)) == Array(urls[5..<15]))
+        #expect(urls[0..<5].allSatisfy { left[$0] != nil })
+        #expect(evicted.allSatisfy { !FileManager.default.fileExists(atPath: cache.store.path(for: $0).path) })
+    }
+
+    @Test func imagesOfTheMostRecentSearchesAreEvictedLast() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let http = FakeImages(size: 10_000)
+        var cache = bed.cache(recentSearches: 2)
+        var bySearch: [String: [String]] = [:]
+        for index in 0..<6 {
+            bySearch["s\(index)"] = try await browse("s\(index)", count: 5, cache: cache, http: http)
+            cache.finish(command: "test")
+            bed.clock.advance(60)
+        }
+        cache.close()
+        // Touch the images of s0 and s1 long after: by LRU alone they would stay, but the two
+        // most recent searches are s4 and s5.
+        cache = bed.cache(recentSearches: 2)
+        _ = cache.cachedImages((bySearch["s0"] ?? []) + (bySearch["s1"] ?? []))
+        cache.finish(command: "test")
+        cache.close()
+
+        let total = try bed.cache().totalBytes()
+        cache = bed.cache(maxBytes: total - 250_000, recentSearches: 2)  // must free ~28 of 30 images
+        defer { cache.close() }
+        let report = try cache.evict(wait: false)
+        #expect(report.evictedImages >= 25)
+        let left = try cache.indexedImages(bySearch.values.flatMap { $0 })
+        let recent = (bySearch["s4"] ?? []) + (bySearch["s5"] ?? [])
+        #expect(left.count <= 5 && left.keys.allSatisfy { recent.contains($0) }, "survivors are images of the recent searches")
+        #expect((bySearch["s0"] ?? []).allSatisfy { left[$0] == nil })
+    }
+
+    @Test func evictionSkipsWhenAnotherProcessHoldsTheLock() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let http = FakeImages(size: 10_000)
+        let filling = bed.cache()
+        _ = try await browse("s", count: 3, cache: filling, http: http)
+        filling.finish(command: "test")
+        filling.close()
+        let cache = bed.cache(maxBytes: 1)
+        defer { cache.close() }
+        let held = try #require(FileLock.acquire(bed.folder.appendingPathComponent("cache.lock").path, wait: false))
+        #expect(try cache.evict(wait: false) == .skipped)
+        held.unlock()
+        let report = try cache.evict(wait: false)
+        #expect(report.ran && report.evictedImages == 3)
+    }
+
+    @Test func finishEvictsOnlyWhenTheCommandWrote() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let http = FakeImages(size: 10_000)
+        var cache = bed.cache()
+        let urls = try await browse("s", count: 4, cache: cache, http: http)
+        cache.finish(command: "test")
+        cache.close()
+        cache = bed.cache(maxBytes: 1)
+        _ = cache.cachedImages(urls)
+        #expect(cache.finish(command: "read only") == nil)
+        _ = try await browse("t", count: 1, cache: cache, http: http)
+        let report = try #require(cache.finish(command: "wrote"))
+        #expect(report.ran && report.evictedImages == 5)
+        cache.close()
+    }
+
+    @Test func orphanedTempFilesOlderThanAnHourAreRemoved() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let http = FakeImages(size: 100)
+        let cache = bed.cache()
+        defer { cache.close() }
+        let urls = try await browse("s", count: 2, cache: cache, http: http)
+        cache.finish(command: "test")
+        let folder = cache.store.imagesFolder.appendingPathComponent("ab")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let oldTemp = folder.appendingPathComponent(".abc.jpg.1234.photos-partial")
+        let youngTemp = folder.appendingPathComponent(".abd.jpg.5678.photos-partial")
+        let untracked = folder.appendingPathComponent("abe.jpg")
+        for file in [oldTemp, youngTemp, untracked] { try Data([1, 2, 3]).write(to: file) }
+        // The clock of the test is in 2023; files written now look young to it unless aged.
+        let real = Date()
+        bed.clock.advance(real.timeIntervalSince(bed.clock.now))
+        for file in [oldTemp, untracked] {
+            try FileManager.default.setAttributes([.modificationDate: real.addingTimeInterval(-7200)], ofItemAtPath: file.path)
+        }
+        let report = try cache.evict(wait: true, sweep: true)
+        #expect(report.removedOrphans == 2)
+        #expect(!FileManager.default.fileExists(atPath: oldTemp.path) && !FileManager.default.fileExists(atPath: untracked.path))
+        #expect(FileManager.default.fileExists(atPath: youngTemp.path), "a young temp file may be a download in progress")
+        #expect(cache.cachedImages(urls).count == 2, "indexed images are never orphans")
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import PhotosCore
+import Testing
+
+@testable import PhotosCache
+
+/// Images: memory -> disk -> network, in-flight sharing, truncated and missing files.
+@Suite struct ImageCacheTests {
+    @Test func diskThenMemoryThenNetworkAndOneDownloadPerURL() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let http = FakeImages(size: 1234, delay: .milliseconds(50))
+        let urls = (1...20).map { "https://img.example/\($0).jpg" }
+
+        let cache = bed.cache()
+        let fetcher = ImageFetcher(cache: cache, http: http)
+        // The same URL asked many times at once: one transfer.
+        let batch = await fetcher.fetchAll((urls + urls + urls).map { ($0, "fake") })
+        #expect(batch.files.count == 20 && batch.failed == 0 && batch.cached == 0)
+        #expect(urls.allSatisfy { http.count($0) == 1 })
+        async let one = fetcher.fetch("https://img.example/x.jpg")
+        async let two = fetcher.fetch("https://img.example/x.jpg")
+        #expect(try await one == two && http.count("https://img.example/x.jpg") == 1)
+        cache.finish(command: "test")
+        cache.close()
+
+        // A new process: everything from disk, verified, nothing fetched.
+        let again = bed.cache()
+        let second = await ImageFetcher(cache: again, http: http).fetchAll(urls.map { ($0, "fake") })
+        #expect(second.cached == 20 && http.total == 21)
+        #expect(second.files.values.allSatisfy { (try? Data(contentsOf: $0).count) == 1234 })
+        again.finish(command: "test")
+        let stats = try again.statistics()
+        #expect(stats.images == 21 && stats.imageBytes == 21 * 1234 && stats.imageHits == 20 && stats.imageMisses == 21)
+        again.close()
+    }
+
+    @Test func truncatedOrMissingFilesAreRefetched() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let http = FakeImages(size: 5000)
+        let cache = bed.cache()
+        let fetcher = ImageFetcher(cache: cache, http: http)
+        let truncated = try await fetcher.fetch("https://img.example/a.jpg")
+        let missing = try await fetcher.fetch("https://img.example/b.jpg")
+        cache.finish(command: "test")
+        cache.close()
+
+        // Break the disk behind the index's back.
+        let handle = try FileHandle(forWritingTo: truncated)
+        try handle.truncate(atOffset: 1000)
+        try handle.close()
+        try FileManager.default.removeItem(at: missing)
+
+        let next = bed.cache()
+        let found = next.cachedImages(["https://img.example/a.jpg", "https://img.example/b.jpg"])
+        #expect(found.isEmpty, "a file whose size differs from the index, or that is gone, is not a hit")
+        #expect(!FileManager.default.fileExists(atPath: truncated.path), "a truncated file is never handed out")
+        let refetched = try await ImageFetcher(cache: next, http: http).fetch("https://img.example/a.jpg")
+        #expect(try Data(contentsOf: refetched).count == 5000 && http.count("https://img.example/a.jpg") == 2)
+        next.finish(command: "test")
+        #expect(try next.indexedImages(["https://img.example/b.jpg"]).isEmpty, "the broken entry was dropped")
+        #expect(try next.indexedImages(["https://img.example/a.jpg"])["https://img.example/a.jpg"]?.size == 5000)
+        next.close()
+    }
+
+    @Test func offlineFetchesNothing() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let http = FakeImages()
+        let cache = bed.cache()
+        defer { cache.close() }
+        let batch = await ImageFetcher(cache: cache, http: http, offline: true).fetchAll([("https://img.example/1.jpg", nil)])
+        #expect(batch.notCached == 1 && batch.files.isEmpty && http.total == 0)
+        await #expect(throws: PhotosError.self) {
+            _ = try await ImageFetcher(cache: cache, http: http, offline: true).fetch("https://img.example/1.jpg")
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import PhotosCore
+import Testing
+
+@testable import PhotosCache
+
+/// A corrupt, unreadable or deleted index is rebuilt with one warning, never a crash.
+@Suite struct IndexRecoveryTests {
+    func populate(_ bed: CacheBed) async throws -> [String] {
+        let cache = bed.cache()
+        let provider = FakeProvider { _, _ in .page(FakeProvider.photos("p", count: 3)) }
+        let page = try await cache.listing(ListQuery(page: 1, perPage: 3), from: provider, mode: .normal)
+        let urls = page.page.photos.compactMap(\.thumbnailURL)
+        _ = await ImageFetcher(cache: cache, http: FakeImages()).fetchAll(urls.map { ($0, "fake") })
+        cache.finish(command: "test")
+        cache.close()
+        return urls
+    }
+
+    @Test func garbageIndexIsMovedAsideAndRebuilt() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let urls = try await populate(bed)
+        let index = bed.folder.appendingPathComponent("index.sqlite")
+        try Data(repeating: 0x42, count: 8192).write(to: index)
+
+        let cache = bed.cache()
+        defer { cache.close() }
+        let provider = FakeProvider { _, _ in .page(FakeProvider.photos("p", count: 3)) }
+        let page = try await cache.listing(ListQuery(page: 1, perPage: 3), from: provider, mode: .normal)
+        #expect(page.origin == .network && provider.callCount == 1)
+        #expect(bed.warnings.all.count == 1)
+        #expect(bed.warnings.all.first?.contains("rebuilt") == true)
+        #expect(FileManager.default.fileExists(atPath: index.path + ".corrupt"))
+        #expect(cache.cachedImages(urls).isEmpty, "images the old index knew were dropped with it")
+        #expect(try cache.integrityCheck() == "ok")
+        // The trash goes at the next sweep.
+        try cache.evict(wait: true, sweep: true)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: bed.folder.path).filter { $0.hasPrefix("trash-") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func truncatedIndexIsRebuilt() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        _ = try await populate(bed)
+        let index = bed.folder.appendingPathComponent("index.sqlite")
+        let bytes = try Data(contentsOf: index)
+        try bytes.prefix(bytes.count / 3).write(to: index)
+
+        let cache = bed.cache()
+        defer { cache.close() }
+        let provider = FakeProvider { _, _ in .page(FakeProvider.photos("p", count: 3)) }
+        // Whatever SQLite makes of the half file, the listing works.
+        _ = try await cache.listing(ListQuery(page: 1, perPage: 3), from: provider, mode: .normal)
+        _ = try await cache.listing(ListQuery(page: 1, perPage: 3), from: provider, mode: .normal)
+        cache.finish(command: "test")
+        #expect(bed.warnings.all.count <= 1)
+        cache.close()
+        let again = bed.cache()
+        defer { again.close() }
+        #expect(try again.integrityCheck() == "ok")
+        #expect(try again.storedListing(ListingKey(provider: "fake", query: ListQuery(page: 1, perPage: 3))) != nil)
+    }
+
+    @Test func deletedIndexDropsTheImagesItTracked() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let urls = try await populate(bed)
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(at: bed.folder.appendingPathComponent("index.sqlite" + suffix))
+        }
+        let cache = bed.cache()
+        defer { cache.close() }
+        #expect(cache.cachedImages(urls).isEmpty)
+        #expect(bed.warnings.all.count == 1 && bed.warnings.all.first?.contains("missing") == true)
+        #expect(!FileManager.default.fileExists(atPath: cache.store.imagesFolder.path))
+        // A second process finds the new index and warns no more.
+        let other = bed.cache()
+        defer { other.close() }
+        _ = other.cachedImages(urls)
+        #expect(bed.warnings.all.count == 1)
+    }
+
+    @Test func aFreshCacheNeedsNoRebuild() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        _ = try await populate(bed)
+        #expect(bed.warnings.all.isEmpty)
+    }
+}

@@ -1,0 +1,163 @@
+import FixtureServerKit
+import Foundation
+import PhotosCore
+import PhotosTransport
+import PlaceholderProvider
+import Testing
+
+@testable import PhotosCache
+
+/// The listing policy: TTL, revalidation, --refresh, --offline and stale-if-error.
+@Suite struct ListingPolicyTests {
+    @Test func freshListingIsServedWithoutTheNetworkUntilItsTTLExpires() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let cache = bed.cache(ttl: 600)
+        defer { cache.close() }
+        let provider = FakeProvider { _, _ in .page(FakeProvider.photos("p", count: 3)) }
+        let query = ListQuery(text: "dogs", page: 1, perPage: 3)
+
+        let first = try await cache.listing(query, from: provider, mode: .normal)
+        #expect(first.origin == .network && first.age == 0 && first.page.photos.count == 3)
+        bed.clock.advance(599)
+        let second = try await cache.listing(query, from: provider, mode: .normal)
+        #expect(second.origin == .cache && second.age == 599 && provider.callCount == 1)
+        #expect(second.page.photos == first.page.photos, "photos round-trip through the index, tags included")
+
+        bed.clock.advance(2)
+        let third = try await cache.listing(query, from: provider, mode: .normal)
+        #expect(third.origin == .network && provider.callCount == 2)
+
+        // Another page, per-page, query or filter is another listing.
+        _ = try await cache.listing(ListQuery(text: "dogs", page: 2, perPage: 3), from: provider, mode: .normal)
+        _ = try await cache.listing(ListQuery(text: "dogs", page: 1, perPage: 4), from: provider, mode: .normal)
+        _ = try await cache.listing(ListQuery(text: "cats", page: 1, perPage: 3), from: provider, mode: .normal)
+        _ = try await cache.listing(ListQuery(text: "dogs", page: 1, perPage: 3, filters: ["album": "2"]), from: provider, mode: .normal)
+        #expect(provider.callCount == 6)
+    }
+
+    @Test func refreshAlwaysAsksTheNetworkUnconditionally() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let cache = bed.cache()
+        defer { cache.close() }
+        let provider = FakeProvider { _, _ in .page(FakeProvider.photos("p", count: 2), validators: HTTPValidators(etag: "\"v1\"")) }
+        let query = ListQuery(page: 1, perPage: 2)
+        _ = try await cache.listing(query, from: provider, mode: .normal)
+        let refreshed = try await cache.listing(query, from: provider, mode: .refresh)
+        #expect(refreshed.origin == .network && provider.callCount == 2)
+        #expect(provider.lastValidators == .some(nil), "--refresh sends no validators")
+    }
+
+    @Test func offlineServesAnyAgeAndFailsClearlyWhenNothingIsCached() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let cache = bed.cache(ttl: 10)
+        defer { cache.close() }
+        let provider = FakeProvider { _, _ in .page(FakeProvider.photos("p", count: 2)) }
+        let query = ListQuery(text: "sunt", page: 1, perPage: 2)
+        await #expect(throws: PhotosError.offlineNothingCached("fake search \"sunt\" page 1 (2 per page)")) {
+            _ = try await cache.listing(query, from: provider, mode: .offline)
+        }
+        #expect(PhotosError.offlineNothingCached("x").exitCode == 69)
+        _ = try await cache.listing(query, from: provider, mode: .normal)
+        bed.clock.advance(86_400)
+        let offline = try await cache.listing(query, from: provider, mode: .offline)
+        #expect(offline.origin == .cache && offline.age == 86_400 && provider.callCount == 1)
+    }
+
+    @Test func networkFailureServesTheStaleCopyWithItsAgeAndReason() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let cache = bed.cache(ttl: 60)
+        defer { cache.close() }
+        let provider = FakeProvider { _, _ in .page(FakeProvider.photos("p", count: 2)) }
+        let query = ListQuery(page: 1, perPage: 2)
+        _ = try await cache.listing(query, from: provider, mode: .normal)
+        bed.clock.advance(3600)
+        provider.answer { _, _ in .failure(TransportError.cannotConnect(host: "api.example", detail: "refused")) }
+        let stale = try await cache.listing(query, from: provider, mode: .normal)
+        #expect(stale.origin == .stale(reason: "cannot connect to api.example (refused)") && stale.age == 3600)
+        let refreshed = try await cache.listing(query, from: provider, mode: .refresh)
+        #expect(refreshed.fromCache && refreshed.age == 3600, "--refresh gets the freshest there is")
+
+        provider.answer { _, _ in .failure(PhotosError.unavailable(provider: "fake", detail: "HTTP 503")) }
+        #expect(try await cache.listing(query, from: provider, mode: .normal).origin == .stale(reason: "fake is unavailable: HTTP 503"))
+
+        // Credentials are the user's to fix: never hidden behind a stale page.
+        provider.answer { _, _ in .failure(PhotosError.authentication(provider: "fake", detail: "bad key")) }
+        await #expect(throws: PhotosError.authentication(provider: "fake", detail: "bad key")) {
+            _ = try await cache.listing(query, from: provider, mode: .normal)
+        }
+        // Without a cached copy the error stands.
+        provider.answer { _, _ in .failure(TransportError.cannotConnect(host: "api.example", detail: "refused")) }
+        await #expect(throws: TransportError.cannotConnect(host: "api.example", detail: "refused")) {
+            _ = try await cache.listing(ListQuery(page: 2, perPage: 2), from: provider, mode: .normal)
+        }
+    }
+
+    @Test func listingKeysAreProviderQueryFiltersPageAndPerPage() {
+        let key = ListingKey(provider: "flickr", query: ListQuery(text: " dogs ", page: 2, perPage: 50, filters: ["b": "2", "a": "1"]))
+        #expect(key.key == "flickr\u{1F}q=dogs\u{1F}a=1&b=2\u{1F}2\u{1F}50")
+        #expect(key.searchKey == "flickr\u{1F}q=dogs\u{1F}a=1&b=2")
+    }
+
+    // MARK: Against the fixture server
+
+    @Test func revalidationCostsA304WithoutABody() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let server = try await ServerBed.start()
+        let cache = bed.cache(ttl: 600)
+        defer { cache.close() }
+        let provider = PlaceholderProvider(context: ProviderContext(http: server.transport, settings: server.settings))
+        let query = ListQuery(text: "sunt", page: 1, perPage: 5)
+
+        let first = try await cache.listing(query, from: provider, mode: .normal)
+        #expect(first.origin == .network && first.page.photos.count == 5)
+        let stored = try #require(try cache.storedListing(ListingKey(provider: "placeholder", query: query)))
+        #expect(stored.validators.etag?.hasPrefix("W/\"") == true, "json-server's weak ETag is kept")
+
+        server.server.resetStats()
+        bed.clock.advance(601)
+        let second = try await cache.listing(query, from: provider, mode: .normal)
+        #expect(second.origin == .revalidated && second.age == 0 && second.page == first.page)
+        #expect(server.server.stats().requests == 1 && server.emulation.notModifiedResponses == 1)
+        let request = try #require(server.emulation.handledRequests.last)
+        #expect(request.header("if-none-match") == stored.validators.etag)
+
+        // Revalidated means fresh again: no request within the TTL.
+        bed.clock.advance(300)
+        #expect(try await cache.listing(query, from: provider, mode: .normal).origin == .cache)
+        #expect(server.server.stats().requests == 1)
+        // --refresh is unconditional: a full 200.
+        #expect(try await cache.listing(query, from: provider, mode: .refresh).origin == .network)
+        #expect(server.emulation.notModifiedResponses == 1 && server.server.stats().requests == 2)
+        try await server.server.shutdown()
+    }
+
+    @Test func stoppedServerMeansStaleIfErrorAndOfflineStillWorks() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let server = try await ServerBed.start()
+        let cache = bed.cache(ttl: 600)
+        defer { cache.close() }
+        let provider = PlaceholderProvider(context: ProviderContext(http: server.transport, settings: server.settings))
+        let query = ListQuery(page: 1, perPage: 4)
+        _ = try await cache.listing(query, from: provider, mode: .normal)
+        try await server.server.shutdown()
+
+        bed.clock.advance(7200)
+        let stale = try await cache.listing(query, from: provider, mode: .normal)
+        guard case .stale(let reason) = stale.origin else {
+            Issue.record("expected a stale page, got \(stale.origin)")
+            return
+        }
+        #expect(reason.contains("127.0.0.1") && stale.age == 7200 && stale.page.photos.count == 4)
+        #expect(try await cache.listing(query, from: provider, mode: .refresh).fromCache)
+        #expect(try await cache.listing(query, from: provider, mode: .offline).origin == .cache)
+        await #expect(throws: PhotosError.self) {
+            _ = try await cache.listing(ListQuery(page: 9, perPage: 4), from: provider, mode: .offline)
+        }
+    }
+}

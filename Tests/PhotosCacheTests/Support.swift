@@ -1,0 +1,177 @@
+import FixtureServerKit
+import Foundation
+import PhotosCore
+import PhotosTransport
+import Synchronization
+import Testing
+
+@testable import PhotosCache
+
+/// The repository's `Fixtures/` folder, found from this file.
+enum FixtureFiles {
+    static let root: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // PhotosCacheTests
+        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()  // repository
+        .appendingPathComponent("Fixtures", isDirectory: true)
+}
+
+/// A clock tests move by hand.
+final class TestClock: Sendable {
+    private let current = Mutex(Date(timeIntervalSince1970: 1_700_000_000))
+    var now: Date { current.withLock { $0 } }
+    func advance(_ seconds: TimeInterval) { current.withLock { $0 += seconds } }
+    var function: @Sendable () -> Date { { [self] in now } }
+}
+
+/// Collects the cache's warnings.
+final class Warnings: Sendable {
+    private let lines = Mutex<[String]>([])
+    var all: [String] { lines.withLock { $0 } }
+    var sink: @Sendable (String) -> Void { { [self] line in lines.withLock { $0.append(line) } } }
+}
+
+/// A fresh folder under the temporary directory.
+func temporaryFolder(_ name: String = "cache") throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("photos-cache-tests-\(name)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// A cache in its own folder with an injected clock.
+struct CacheBed {
+    let folder: URL
+    let clock = TestClock()
+    let warnings = Warnings()
+
+    init() throws {
+        folder = try temporaryFolder()
+    }
+
+    func cache(maxBytes: Int64 = 500 * 1024 * 1024, ttl: TimeInterval = 600, recentSearches: Int = 10) -> PhotoCache {
+        PhotoCache(configuration: CacheConfiguration(
+            location: .path(folder), maxSizeBytes: maxBytes, listingTTL: ttl, recentSearches: recentSearches,
+            now: clock.function, warn: warnings.sink))
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: folder) }
+}
+
+/// A scripted provider: answers pages from a closure and counts calls.
+final class FakeProvider: PhotoProvider, Sendable {
+    enum Answer: Sendable {
+        case page([Photo], validators: HTTPValidators = HTTPValidators())
+        case notModified
+        case failure(any Error)
+    }
+
+    let name: String
+    let maxPerPage = 500
+    private let script: Mutex<@Sendable (ListQuery, HTTPValidators?) -> Answer>
+    private let calls = Mutex<[(ListQuery, HTTPValidators?)]>([])
+
+    init(name: String = "fake", _ answer: @escaping @Sendable (ListQuery, HTTPValidators?) -> Answer) {
+        self.name = name
+        self.script = Mutex(answer)
+    }
+
+    var callCount: Int { calls.withLock { $0.count } }
+    var lastValidators: HTTPValidators?? { calls.withLock { $0.last.map { $0.1 } } }
+
+    func answer(with answer: @escaping @Sendable (ListQuery, HTTPValidators?) -> Answer) {
+        script.withLock { $0 = answer }
+    }
+
+    func list(_ query: ListQuery) async throws -> PhotoPage {
+        switch try await list(query, revalidating: nil) {
+        case .modified(let page, _): return page
+        case .notModified: throw PhotosError.badData(provider: name, detail: "304")
+        }
+    }
+
+    func list(_ query: ListQuery, revalidating validators: HTTPValidators?) async throws -> ListRevalidation {
+        calls.withLock { $0.append((query, validators)) }
+        switch script.withLock({ $0 })(query, validators) {
+        case .page(let photos, let fresh):
+            return .modified(PhotoPage(page: query.page, perPage: query.perPage, total: 100, hasMore: true, photos: photos), fresh)
+        case .notModified:
+            return .notModified(HTTPValidators())
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    func detail(_ id: PhotoID) async throws -> PhotoDetail { PhotoDetail(photo: Photo(id: id, title: "?")) }
+    func isValidID(_ raw: String) -> Bool { true }
+
+    static func photos(_ prefix: String, count: Int, imageHost: String = "https://img.example") -> [Photo] {
+        (1...max(1, count)).prefix(count).map { index in
+            Photo(
+                id: PhotoID(provider: "fake", raw: "\(prefix)\(index)"), title: "\(prefix) \(index)",
+                thumbnailURL: "\(imageHost)/\(prefix)/\(index)_t.jpg", imageURL: "\(imageHost)/\(prefix)/\(index).jpg",
+                tags: ["a", "b"])
+        }
+    }
+}
+
+/// An in-memory transport: serves bytes per URL, counts downloads, writes like the real one
+/// (temp file + rename).
+final class FakeImages: HTTPFetching, Sendable {
+    private let downloads = Mutex<[String: Int]>([:])
+    private let delay: Duration
+    let size: Int
+
+    init(size: Int = 1000, delay: Duration = .zero) {
+        self.size = size
+        self.delay = delay
+    }
+
+    func count(_ url: String) -> Int { downloads.withLock { $0[url] ?? 0 } }
+    var total: Int { downloads.withLock { $0.values.reduce(0, +) } }
+
+    func data(for request: HTTPRequest) async throws -> HTTPResponse {
+        throw TransportError.cannotConnect(host: "fake", detail: "no data requests")
+    }
+
+    func download(_ request: HTTPRequest, to destination: URL) async throws -> HTTPResponse {
+        downloads.withLock { $0[request.url, default: 0] += 1 }
+        if delay > .zero { try await Task.sleep(for: delay) }
+        let temp = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).photos-partial")
+        try Data(repeating: 7, count: size).write(to: temp)
+        guard rename(temp.path, destination.path) == 0 else {
+            throw TransportError.fileSystem(path: destination.path, detail: "rename failed")
+        }
+        return HTTPResponse(status: 200, effectiveURL: request.url, bytes: size)
+    }
+}
+
+/// A fixture server with the provider emulation, a transport that trusts it, and settings.
+struct ServerBed {
+    let server: FixtureServer
+    let emulation: FixtureProviderEmulation
+    let transport: CurlTransport
+
+    var settings: [String: String] {
+        [
+            "PHOTOS_FLICKR_API": server.url + "/services/rest/",
+            "PHOTOS_FLICKR_STATIC": server.url + "/flickr-static",
+            "PHOTOS_PLACEHOLDER_API": server.url,
+        ]
+    }
+
+    static func start(latencyMilliseconds: Int = 0) async throws -> ServerBed {
+        let emulation = FixtureProviderEmulation(fixtures: FixtureFiles.root)
+        let server = try await FixtureServer.start(FixtureServerConfiguration(
+            fixturesDirectory: FixtureFiles.root, latencyMilliseconds: latencyMilliseconds, routes: [emulation.route]))
+        var configuration = TransportConfiguration()
+        configuration.caBundlePath = server.caFile
+        configuration.retry = .none
+        return ServerBed(server: server, emulation: emulation, transport: try CurlTransport(configuration: configuration))
+    }
+}
+
+/// Every file under `folder` whose name ends in `.photos-partial`.
+func partialFiles(under folder: URL) -> [String] {
+    guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+    return enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".photos-partial") }
+}
