@@ -40,7 +40,7 @@ echo "Fixture server at $url (Flickr and jsonplaceholder emulation, 20 ms latenc
 run photos list --provider placeholder --per-page 12
 run photos list --provider flickr --query dogs
 run photos show flickr:53624890009
-run photos list --provider all --query sunt --per-page 5
+run photos list --provider all --per-page 4
 run photos show placeholder:17 --format json
 echo
 echo "Cache: $(find "$PHOTOS_CACHE_DIR" -type f | wc -l) files under \$PHOTOS_CACHE_DIR"

@@ -33,6 +33,13 @@ public struct FlickrProvider: PhotoProvider {
 
     public func isValidID(_ raw: String) -> Bool { Self.isValidID(raw) }
 
+    /// Flickr's license ids (flickr.photos.licenses.getInfo).
+    static let licenseNames: [String: String] = [
+        "0": "All Rights Reserved", "1": "CC BY-NC-SA 2.0", "2": "CC BY-NC 2.0", "3": "CC BY-NC-ND 2.0",
+        "4": "CC BY 2.0", "5": "CC BY-SA 2.0", "6": "CC BY-ND 2.0", "7": "No known copyright restrictions",
+        "8": "United States Government Work", "9": "CC0 1.0", "10": "Public Domain Mark 1.0",
+    ]
+
     /// `url` with the `api_key` value replaced by `REDACTED`, for anyone who must show a URL.
     public static func redact(_ url: String) -> String { FlickrAPI.redact(url) }
 
@@ -212,7 +219,7 @@ public struct FlickrProvider: PhotoProvider {
         )
         var extra: [String: String] = [:]
         if let views = Self.nonEmpty(info.views) { extra["views"] = views }
-        if let license = Self.nonEmpty(info.license) { extra["license"] = license }
+        if let license = Self.nonEmpty(info.license) { extra["license"] = Self.licenseNames[license] ?? license }
         if let realName = Self.nonEmpty(info.ownerRealName) { extra["real_name"] = realName }
         if let location = Self.nonEmpty(info.ownerLocation) { extra["location"] = location }
         if let media = Self.nonEmpty(info.media), media != "photo" { extra["media"] = media }

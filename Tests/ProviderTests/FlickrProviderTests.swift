@@ -191,7 +191,7 @@ import Testing
         #expect(detail.takenAt == utcDate(2024, 1, 1, 7, 0, 0))
         #expect(detail.uploadedAt == Date(timeIntervalSince1970: 1_711_040_123))
         #expect(detail.tags == ["dog", "beach", "goldenretriever", "sansebastián"])
-        #expect(detail.extra["views"] == "1546" && detail.extra["license"] == "0")
+        #expect(detail.extra["views"] == "1546" && detail.extra["license"] == "All Rights Reserved")
         #expect(detail.photo.pageURL == "https://www.flickr.com/photos/andrearuiz/53624890009/")
         #expect(detail.sizes.count == 13)
         #expect(detail.sizes.allSatisfy { $0.width != nil && $0.height != nil }, "widths as strings and numbers")
