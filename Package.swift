@@ -46,8 +46,8 @@ let package = Package(
         .target(
             name: "PhotosCLI",
             dependencies: [
-                "PhotosCore", "PhotosTransport", "PhotosTerminal", "PhotosCache", "FlickrProvider", "PlaceholderProvider",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PhotosCore", "PhotosTransport", "PhotosTerminal", "PhotosCache", "PhotosImaging", "FlickrProvider",
+                "PlaceholderProvider", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "photos", dependencies: ["PhotosCLI"]),

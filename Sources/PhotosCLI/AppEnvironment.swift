@@ -2,6 +2,7 @@ import FlickrProvider
 import Foundation
 import PhotosCache
 import PhotosCore
+import PhotosImaging
 import PhotosTerminal
 import PhotosTransport
 import PlaceholderProvider
@@ -78,6 +79,16 @@ struct AppEnvironment {
 
     var stdoutIsTerminal: Bool { TTY.isTerminal(STDOUT_FILENO, environment: environment) }
     var stderrIsTerminal: Bool { TTY.isTerminal(STDERR_FILENO, environment: environment) }
+
+    /// How pictures are drawn: `requested`, or detected from the environment for `auto`.
+    func graphics(_ requested: GraphicsMode) -> TerminalGraphics {
+        TerminalGraphics.detect(
+            requested: requested, environment: environment, stdoutIsTerminal: stdoutIsTerminal,
+            cellPixelSize: TerminalGraphics.cellPixelSize(of: STDOUT_FILENO))
+    }
+
+    /// Rendered tiles kept between runs, so an unchanged grid is not drawn from scratch.
+    var tileCache: TileCache { TileCache(directory: cacheRoot.appendingPathComponent("tiles", isDirectory: true)) }
 
     /// Columns for tables: the terminal's width, else COLUMNS, else 100.
     var terminalWidth: Int {

@@ -25,6 +25,7 @@ extension PhotosCommand {
                   photos list --provider placeholder --album 3 --per-page 50
                   photos list --provider all --query sunt --format json
                   photos list --provider flickr --query cats --limit 250 --format jsonl
+                  photos list --provider flickr --query dogs --format grid --columns 4
                   photos list --provider placeholder --refresh
                   photos list --provider flickr --query dogs --offline
                 """
@@ -56,7 +57,12 @@ extension PhotosCommand {
         @Flag(name: .long, help: "Do not fetch thumbnails.")
         var noThumbnails = false
 
+        @Option(help: ArgumentHelp("Columns of the grid (--format grid; default 3). Example: --columns 4", valueName: "n"))
+        var columns: Int = 3
+
         @OptionGroup var output: OutputOptions
+
+        @OptionGroup var pictures: GraphicsOptions
 
         @OptionGroup var cacheOptions: CacheOptions
 
@@ -66,6 +72,7 @@ extension PhotosCommand {
                 throw ValidationError("--per-page must be between 1 and 500, got \(perPage)")
             }
             if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, got \(limit)") }
+            if !(1...12).contains(columns) { throw ValidationError("--columns must be between 1 and 12, got \(columns)") }
             if let album, album < 1 { throw ValidationError("--album must be at least 1, got \(album)") }
             if let query, query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
                 throw ValidationError("--query is empty; leave it out to list the provider's default feed")
@@ -75,7 +82,8 @@ extension PhotosCommand {
         func run() async throws {
             let request = ListingRequest(
                 providers: provider, text: query, album: album, page: page, perPage: perPage,
-                limit: limit, walkAll: all, thumbnails: !noThumbnails, format: output.format, mode: cacheOptions.mode)
+                limit: limit, walkAll: all, thumbnails: !noThumbnails, format: output.format,
+                columns: columns, graphics: pictures.graphics, mode: cacheOptions.mode)
             try await CommandRuntime.run {
                 let environment = try AppEnvironment.load()
                 try await Listing(environment: environment).run(request)

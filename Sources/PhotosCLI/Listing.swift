@@ -1,6 +1,7 @@
 import Foundation
 import PhotosCache
 import PhotosCore
+import PhotosImaging
 import PhotosTerminal
 import Synchronization
 
@@ -15,6 +16,8 @@ struct ListingRequest: Sendable {
     var walkAll: Bool
     var thumbnails: Bool
     var format: OutputFormat
+    var columns: Int = 3
+    var graphics: GraphicsMode = .auto
     var mode: ListingMode = .normal
 }
 
@@ -262,7 +265,21 @@ struct Listing {
             var text = ""
             for photo in photos { text += try JSONOutput.encode(PhotoJSON(photo: photo, thumbnailPath: path(photo)), pretty: false) + "\n" }
             Output.write(text)
-        case .table:
+        case .grid where !photos.isEmpty:
+            let graphics = environment.graphics(request.graphics)
+            guard graphics.mode != .none else { fallthrough }  // not a terminal: the plain table
+            let tiles = photos.map { photo in
+                GridTile(title: photo.title, id: photo.id.description, imagePath: path(photo).map { URL(fileURLWithPath: $0) })
+            }
+            let grid = ThumbnailGrid.render(
+                tiles: tiles, columns: request.columns, terminalColumns: environment.terminalWidth, graphics: graphics,
+                cache: environment.tileCache)
+            Output.write(grid.text)
+            if grid.failures > 0 {
+                Diagnostics.warning("\(grid.failures) of \(tiles.count) thumbnails could not be shown (placeholder tiles)")
+            }
+            printNextPageHint(listings: listings, request: request)
+        case .table, .grid:
             guard !photos.isEmpty else {
                 Diagnostics.note(request.text.map { "No photos match \"\($0)\"." } ?? "No photos.")
                 return

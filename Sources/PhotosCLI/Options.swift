@@ -1,9 +1,10 @@
 import ArgumentParser
 import PhotosCache
+import PhotosImaging
 
 /// How results are printed.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case table, json, jsonl
+    case table, json, jsonl, grid
 
     static var allValueStrings: [String] { allCases.map(\.rawValue) }
 }
@@ -11,7 +12,7 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 /// Options every data command shares.
 struct OutputOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "Output format: table (for people), json (one object) or jsonl (one photo per line).",
+        "Output format: table (for people), json (one object), jsonl (one photo per line) or grid (thumbnails drawn in the terminal; a table when not a terminal).",
         valueName: "format"))
     var format: OutputFormat = .table
 }
@@ -32,4 +33,14 @@ struct CacheOptions: ParsableArguments {
         if offline { return .offline }
         return refresh ? .refresh : .normal
     }
+}
+
+extension GraphicsMode: ExpressibleByArgument {}
+
+/// How pictures are drawn in the terminal.
+struct GraphicsOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "Picture protocol: auto (from TERM, TERM_PROGRAM, ...), kitty, iterm, sixel, symbols (any colour terminal) or none. Example: --graphics symbols",
+        valueName: "mode"))
+    var graphics: GraphicsMode = .auto
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PhotosCache
 import PhotosCore
+import PhotosImaging
 import PhotosTerminal
 
 extension PhotosCommand {
@@ -24,6 +25,7 @@ extension PhotosCommand {
                   photos show placeholder:17 --format json
                   photos show flickr:53624890009 --open
                   PHOTOS_OPENER=feh photos show placeholder:1 --open
+                  photos show flickr:53624890009 --preview --graphics symbols
                 """
         )
 
@@ -33,19 +35,30 @@ extension PhotosCommand {
         @Flag(help: "Download the full-size image into the cache and open it with PHOTOS_OPENER.")
         var open = false
 
+        @Flag(help: "Draw the photo in the terminal above its details (from the largest cached size, else a medium one).")
+        var preview = false
+
         @OptionGroup var output: OutputOptions
+
+        @OptionGroup var pictures: GraphicsOptions
 
         @OptionGroup var cacheOptions: CacheOptions
 
         func validate() throws {
-            if output.format == .jsonl { throw ValidationError("show prints one photo: use --format table or json") }
+            if output.format == .jsonl || output.format == .grid {
+                throw ValidationError("show prints one photo: use --format table or json")
+            }
+            if preview && output.format == .json {
+                throw ValidationError("--preview draws in the terminal; it does not go with --format json")
+            }
         }
 
         func run() async throws {
-            let (id, format, open, mode) = (id, output.format, open, cacheOptions.mode)
-            try await CommandRuntime.run {
+            let options = Showing.Options(
+                format: output.format, open: open, preview: preview, graphics: pictures.graphics, mode: cacheOptions.mode)
+            try await CommandRuntime.run { [id] in
                 let environment = try AppEnvironment.load()
-                try await Showing(environment: environment).run(id: id, format: format, open: open, mode: mode)
+                try await Showing(environment: environment).run(id: id, options: options)
             }
         }
     }
@@ -55,7 +68,16 @@ extension PhotosCommand {
 struct Showing {
     let environment: AppEnvironment
 
-    func run(id text: String, format: OutputFormat, open: Bool, mode: ListingMode = .normal) async throws {
+    struct Options: Sendable {
+        var format: OutputFormat = .table
+        var open = false
+        var preview = false
+        var graphics: GraphicsMode = .auto
+        var mode: ListingMode = .normal
+    }
+
+    func run(id text: String, options: Options) async throws {
+        let mode = options.mode
         guard let id = PhotoID(text) else {
             throw PhotosError.usage("'\(text)' is not a photo id; ids look like provider:id, e.g. flickr:53624890009 or placeholder:17")
         }
@@ -63,7 +85,7 @@ struct Showing {
         defer { cache.close() }
         let transport: any HTTPFetching = mode == .offline ? NoNetwork() : try environment.makeTransport()
         do {
-            try await run(id: id, text: text, format: format, open: open, mode: mode, cache: cache, transport: transport)
+            try await run(id: id, text: text, options: options, cache: cache, transport: transport)
         } catch {
             if !(error is CancellationError) && !Task.isCancelled { cache.finish(command: "show") }
             throw error
@@ -72,8 +94,9 @@ struct Showing {
     }
 
     private func run(
-        id: PhotoID, text: String, format: OutputFormat, open: Bool, mode: ListingMode, cache: PhotoCache, transport: any HTTPFetching
+        id: PhotoID, text: String, options: Options, cache: PhotoCache, transport: any HTTPFetching
     ) async throws {
+        let mode = options.mode
         let known = environment.registry.names
         guard let provider = environment.registry.make(id.provider, context: environment.context(http: transport)) else {
             throw PhotosError.usage("unknown provider '\(id.provider)' in \(text); choose from \(known.joined(separator: ", "))")
@@ -96,23 +119,79 @@ struct Showing {
         }
 
         var imagePath: URL?
-        if open {
+        let fetcher = ImageFetcher(cache: cache, http: transport, offline: mode == .offline)
+        if options.open {
             guard let url = detail.largestImageURL else {
                 throw PhotosError.unavailable(provider: id.provider, detail: "\(id) has no image photos may download")
             }
-            let fetcher = ImageFetcher(cache: cache, http: transport, offline: mode == .offline)
             imagePath = try await fetcher.fetch(url, provider: id.provider)
         }
+        let preview = options.preview
+            ? await drawPreview(detail, opened: imagePath, graphics: options.graphics, cache: cache, fetcher: fetcher) : nil
         let thumbnail = detail.photo.thumbnailURL.flatMap { cache.cachedImages([$0])[$0] }
 
-        switch format {
-        case .json, .jsonl:
+        switch options.format {
+        case .json, .jsonl, .grid:
             let json = PhotoJSON(photo: detail.photo, thumbnailPath: thumbnail?.path, detail: detail, imagePath: imagePath?.path)
             Output.write(try JSONOutput.encode(json, pretty: true) + "\n")
         case .table:
-            Output.write(Self.render(detail, imagePath: imagePath, width: environment.terminalWidth))
+            Output.write((preview ?? "") + Self.render(detail, imagePath: imagePath, width: environment.terminalWidth))
         }
         if let imagePath { try launchOpener(imagePath) }
+    }
+
+    /// The preview drawn from the opened image, else the largest cached size, else a medium size
+    /// fetched now. Problems become a warning: the details still print.
+    private func drawPreview(
+        _ detail: PhotoDetail, opened: URL?, graphics requested: GraphicsMode, cache: PhotoCache, fetcher: ImageFetcher
+    ) async -> String? {
+        let graphics = environment.graphics(requested)
+        guard graphics.mode != .none else {
+            Diagnostics.note("note: no preview: stdout is not a terminal (force one with --graphics symbols)")
+            return nil
+        }
+        let candidates = Self.previewCandidates(detail)
+        var file = opened
+        if file == nil {
+            let cached = cache.cachedImages(candidates)
+            file = candidates.lazy.compactMap { cached[$0] }.first
+        }
+        do {
+            if file == nil, let medium = Self.mediumSize(detail) {
+                file = try await fetcher.fetch(medium, provider: detail.photo.provider)
+            }
+            guard let file else {
+                Diagnostics.warning("no preview: \(detail.photo.id) has no image photos may download")
+                return nil
+            }
+            let rows = TerminalGraphics.rows(of: STDOUT_FILENO).map { max(8, $0 - 12) }
+            return try Preview.render(
+                path: file, maxColumns: min(environment.terminalWidth, 100), maxRows: rows, graphics: graphics,
+                cache: environment.tileCache) + "\n"
+        } catch is CancellationError {
+            return nil
+        } catch {
+            Diagnostics.warning("no preview: \(PhotoCache.describe(error))")
+            return nil
+        }
+    }
+
+    /// Image URLs of the photo, largest first.
+    static func previewCandidates(_ detail: PhotoDetail) -> [String] {
+        var urls = detail.sizes.sorted { $0.longestEdge > $1.longestEdge }.map(\.url).filter(URLPolicy.isAllowed)
+        for url in [detail.photo.imageURL, detail.photo.thumbnailURL].compactMap({ $0 }) where URLPolicy.isAllowed(url) {
+            if !urls.contains(url) { urls.append(url) }
+        }
+        return urls
+    }
+
+    /// A size big enough for a terminal preview without fetching the original: the smallest with
+    /// a longest edge of at least 500 px and at most 1024, else the photo's image.
+    static func mediumSize(_ detail: PhotoDetail) -> String? {
+        let usable = detail.sizes.filter { URLPolicy.isAllowed($0.url) }
+        return usable.filter { (500...1024).contains($0.longestEdge) }.min { $0.longestEdge < $1.longestEdge }?.url
+            ?? detail.photo.imageURL.flatMap { URLPolicy.isAllowed($0) ? $0 : nil }
+            ?? usable.min { $0.longestEdge < $1.longestEdge }?.url
     }
 
     static func render(_ detail: PhotoDetail, imagePath: URL?, width: Int) -> String {

@@ -72,8 +72,8 @@ struct PhotosBinary {
         process.environment = environment
         let out = cache.appendingPathComponent("stdout-\(UUID().uuidString)")
         let err = cache.appendingPathComponent("stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         let outHandle = try FileHandle(forWritingTo: out)
         let errHandle = try FileHandle(forWritingTo: err)
         process.standardOutput = outHandle

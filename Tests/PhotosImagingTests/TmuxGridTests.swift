@@ -6,7 +6,8 @@ import Testing
 
 /// The grid as a real terminal shows it: photos-grid-sample runs inside a detached tmux pane of
 /// a fixed width, and `tmux capture-pane -p -e` reads back what was drawn (colours included).
-/// Each test uses its own tmux server socket, so a user's tmux is never touched.
+/// Each test runs its own tmux server on a socket in its temporary folder, so a user's tmux is
+/// never touched and nothing is left behind.
 @Suite(.serialized) struct TmuxGridTests {
     static let tmux = findExecutable("tmux")
     static let names = ["sample.jpg", "large.jpg", "thumb.jpg", "sample.png", "sample.webp"]
@@ -28,16 +29,18 @@ import Testing
         arguments += Self.names.map { Fixture.image($0).path } + [":missing"]
         let command = arguments.map(shellQuote).joined(separator: " ") + "; touch \(shellQuote(marker.path)); sleep 60"
 
-        let socket = "photos-imaging-test-\(UUID().uuidString.prefix(8))"
+        let socket = folder.appendingPathComponent("tmux.sock").path
         let environment = [
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
             "HOME": folder.path, "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
         ]
-        let tmuxArguments = ["-u", "-L", socket, "-f", "/dev/null"]
+        let tmuxArguments = ["-u", "-S", socket, "-f", "/dev/null"]
         let started = try spawnAndWait(
             tmux, tmuxArguments + ["new-session", "-d", "-x", "\(width)", "-y", "100", "-s", "grid", command],
             environment: environment)
-        defer { _ = try? spawnAndWait(tmux, tmuxArguments + ["kill-server"], environment: environment) }
+        // kill-session, not kill-server: kill-server signals itself with SIGTERM, which does nothing
+        // where SIGTERM is ignored (inherited); the server exits with its last session anyway.
+        defer { _ = try? spawnAndWait(tmux, tmuxArguments + ["kill-session", "-t", "grid"], environment: environment) }
         try #require(started == 0, "tmux new-session failed")
 
         // The tool has exited once the marker exists; tmux may still be reading the pty, so poll
