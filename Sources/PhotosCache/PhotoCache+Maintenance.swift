@@ -186,6 +186,11 @@ extension PhotoCache {
         if (try? configuration.fileSystem.move(atPath: store.imagesFolder.path, toPath: trash)) != nil {
             configuration.fileSystem.remove(atPath: trash)
         }
+        // Rendered terminal tiles (list --format grid, show --preview) go too.
+        let tiles = root.appendingPathComponent("tiles").path
+        if (try? configuration.fileSystem.move(atPath: tiles, toPath: trash + "-tiles")) != nil {
+            configuration.fileSystem.remove(atPath: trash + "-tiles")
+        }
         try? index.vacuum()
         return (count, bytes)
     }
