@@ -8,8 +8,10 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "urlsession-fetch", targets: ["urlsession-fetch"]),
+        .executable(name: "rusage-exec", targets: ["rusage-exec"]),
     ],
     targets: [
         .executableTarget(name: "urlsession-fetch"),
+        .executableTarget(name: "rusage-exec"),
     ]
 )

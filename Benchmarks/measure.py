@@ -9,15 +9,20 @@ Per run:
   * DIR (when given) is deleted and recreated empty before the command starts;
   * the fixture server's counters are reset (`GET /__stats?reset=1`) before, and read after;
   * wall time is measured around spawn .. os.wait4 of the child;
-  * peak RSS comes from the rusage that os.wait4 returns for that child (ru_maxrss, KiB on
-    Linux), so every run reports its own peak rather than the maximum over all children;
+  * peak RSS comes from the rusage that wait4 returns for that child (ru_maxrss, KiB on Linux),
+    so every run reports its own peak rather than the maximum over all children. Linux keeps a
+    process's peak across execve and Python starts children with vfork, so a command started
+    straight from here reports at least this interpreter's own peak (~20 MB). With
+    --rusage-exec (the small rusage-exec program of this package, which forks, execs and wait4s
+    the command) the reported peak is the command's own; `rss_floor_mb` is what /bin/true
+    reports through the same path, i.e. the smallest value the column can show;
   * the files in DIR are counted and summed afterwards, so tools that only claim success are
     checked too;
   * the command's stdout is kept when it is one JSON object (photos and urlsession-fetch print
     their own summary: files, failed, wall_ms, ...).
 
 Summary fields: median_wall_ms, min/max_wall_ms, peak_rss_mb (largest of the runs),
-median_rss_mb, connections (median of the runs; null without --stats-url), ok (every run exited
+median_rss_mb, rss_floor_mb, connections (median of the runs; null without --stats-url), ok (every run exited
 0 and, with --expect-files, wrote that many non-empty files).
 """
 
@@ -29,14 +34,20 @@ import ssl
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 
 
 def fetch_stats(base_url, context, reset=False):
+    """The server's counters, or {} (reported as null) when the server does not answer."""
     url = base_url.rstrip("/") + "/__stats" + ("?reset=1" if reset else "")
-    with urllib.request.urlopen(url, context=context, timeout=10) as response:
-        return json.loads(response.read().decode("utf-8"))
+    try:
+        with urllib.request.urlopen(url, context=context, timeout=10) as response:
+            return json.loads(response.read().decode("utf-8"))
+    except (OSError, ValueError) as error:
+        print(f"measure.py: {url}: {error}", file=sys.stderr)
+        return {}
 
 
 def count_files(directory):
@@ -54,6 +65,11 @@ def count_files(directory):
 
 
 def run_once(command, args, context, stats_overhead):
+    report = None
+    if args.rusage_exec:
+        fd, report = tempfile.mkstemp(prefix="rusage-", suffix=".json")
+        os.close(fd)
+        command = [args.rusage_exec, "--report", report, "--"] + command
     if args.fresh_dir:
         shutil.rmtree(args.fresh_dir, ignore_errors=True)
         os.makedirs(args.fresh_dir)
@@ -68,20 +84,32 @@ def run_once(command, args, context, stats_overhead):
     _pid, status, usage = os.wait4(child.pid, 0)
     elapsed_ms = (time.perf_counter() - started) * 1000.0
     child.returncode = os.waitstatus_to_exitcode(status)
+    max_rss_kb, user_s, sys_s = usage.ru_maxrss, usage.ru_utime, usage.ru_stime
+    if report:
+        try:
+            with open(report) as handle:
+                measured = json.loads(handle.read())
+            max_rss_kb = measured["max_rss_kb"]
+            user_s, sys_s = measured["user_us"] / 1e6, measured["sys_us"] / 1e6
+        except (OSError, ValueError, KeyError):
+            pass  # the helper could not run the command; keep its own usage
+        finally:
+            os.unlink(report)
 
     record = {
         "wall_ms": round(elapsed_ms, 1),
-        "max_rss_mb": round(usage.ru_maxrss / 1024.0, 1),
-        "user_ms": round(usage.ru_utime * 1000.0, 1),
-        "sys_ms": round(usage.ru_stime * 1000.0, 1),
+        "max_rss_mb": round(max_rss_kb / 1024.0, 1),
+        "user_ms": round(user_s * 1000.0, 1),
+        "sys_ms": round(sys_s * 1000.0, 1),
         "exit": child.returncode,
     }
     if args.stats_url:
         stats = fetch_stats(args.stats_url, context)
         # The reading request opens one HTTP/1.1 connection of its own, counted on accept.
-        record["connections"] = max(0, stats.get("connections", 0) - stats_overhead)
-        record["streams"] = stats.get("streams", 0)
-        record["requests"] = stats.get("requests", 0)
+        connections = stats.get("connections")
+        record["connections"] = None if connections is None else max(0, connections - stats_overhead)
+        record["streams"] = stats.get("streams")
+        record["requests"] = stats.get("requests")
     if args.fresh_dir:
         files, total, empty = count_files(args.fresh_dir)
         record["files_written"] = files
@@ -129,6 +157,7 @@ def main():
     parser.add_argument("--stats-url")
     parser.add_argument("--ca-file")
     parser.add_argument("--note", default="")
+    parser.add_argument("--rusage-exec", help="path of the rusage-exec helper (exact peak RSS)")
     parser.add_argument("--output", help="also write the JSON here")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args()
@@ -142,6 +171,8 @@ def main():
         context = ssl.create_default_context(cafile=args.ca_file)
         fetch_stats(args.stats_url, context, reset=True)
         overhead = fetch_stats(args.stats_url, context).get("connections", 0)
+
+    floor = run_once(["/bin/true"], argparse.Namespace(**{**vars(args), "fresh_dir": None, "stats_url": None}), None, 0)
 
     for _ in range(args.warmup):
         run_once(command, args, context, overhead)
@@ -165,8 +196,11 @@ def main():
         "max_wall_ms": max(walls),
         "peak_rss_mb": max(rss),
         "median_rss_mb": round(statistics.median(rss), 1),
+        "rss_floor_mb": floor["max_rss_mb"],
         "connections": (
-            statistics.median_low([run["connections"] for run in runs]) if args.stats_url else None
+            statistics.median_low([run["connections"] for run in runs])
+            if args.stats_url and all(run["connections"] is not None for run in runs)
+            else None
         ),
         "details": runs,
     }
@@ -179,4 +213,7 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        sys.exit(130)
