@@ -41,9 +41,13 @@ struct DebugCommand: AsyncParsableCommand {
             let clock = ContinuousClock()
             let started = clock.now
             let failures = await withTaskGroup(of: Bool.self) { group in
-                for (index, url) in list.enumerated() {
+                var next = 0
+                func addNext() {
+                    guard next < list.count else { return }
+                    let (index, url) = (next, list[next])
+                    next += 1
                     group.addTask {
-                        let target = folder.appendingPathComponent(String(format: "%05d", index))
+                        let target = folder.appendingPathComponent(String(format: "%05d", index), isDirectory: false)
                         do {
                             let response = try await transport.download(HTTPRequest(url: url), to: target)
                             return response.isSuccess
@@ -52,12 +56,18 @@ struct DebugCommand: AsyncParsableCommand {
                         }
                     }
                 }
+                // A window of tasks: a connection's worth of streams plus a little.
+                for _ in 0..<128 { addNext() }
                 var failures = 0
-                for await ok in group where !ok { failures += 1 }
+                for await ok in group {
+                    addNext()
+                    if !ok { failures += 1 }
+                }
                 return failures
             }
             let elapsed = clock.now - started
             let statistics = transport.statistics
+            transport.shutdown()
             let versions = statistics.transfersByVersion.map { "\"\($0.key.rawValue)\":\($0.value)" }.sorted()
             print(
                 "{\"files\":\(list.count),\"failed\":\(failures),\"connections\":\(statistics.connectionsOpened),"

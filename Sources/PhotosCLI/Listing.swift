@@ -3,6 +3,7 @@ import PhotosCache
 import PhotosCore
 import PhotosImaging
 import PhotosTerminal
+import PhotosTransport
 import Synchronization
 
 /// What `photos list` was asked for, parsed.
@@ -67,6 +68,7 @@ struct Listing {
         defer { cache.close() }
         // Offline never starts libcurl: the warm path stays a few milliseconds.
         let transport: any HTTPFetching = request.mode == .offline ? NoNetwork() : try environment.makeTransport()
+        defer { (transport as? CurlTransport)?.shutdown() }
         do {
             try await run(request, names: names, cache: cache, transport: transport)
         } catch {

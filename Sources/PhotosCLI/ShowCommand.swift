@@ -4,6 +4,7 @@ import PhotosCache
 import PhotosCore
 import PhotosImaging
 import PhotosTerminal
+import PhotosTransport
 
 extension PhotosCommand {
     /// `photos show ID`: every detail of one photo; `--open` fetches the full image and opens it.
@@ -84,6 +85,7 @@ struct Showing {
         let cache = try environment.makeCache()
         defer { cache.close() }
         let transport: any HTTPFetching = mode == .offline ? NoNetwork() : try environment.makeTransport()
+        defer { (transport as? CurlTransport)?.shutdown() }
         do {
             try await run(id: id, text: text, options: options, cache: cache, transport: transport)
         } catch {

@@ -70,7 +70,13 @@ public struct ImageFetcher: Sendable {
         }
         willDownload(missing.count)
         return await withTaskGroup(of: Outcome.self) { group in
-            for url in missing {
+            // A window of tasks rather than one per URL up front: the transport runs about a
+            // connection's worth of streams at once, and every waiting task costs memory.
+            var next = missing.startIndex
+            func addNext() {
+                guard next < missing.endIndex else { return }
+                let url = missing[next]
+                next += 1
                 let provider = providers[url] ?? nil
                 group.addTask {
                     do {
@@ -83,7 +89,9 @@ public struct ImageFetcher: Sendable {
                     }
                 }
             }
+            for _ in 0..<Self.window { addNext() }
             for await outcome in group {
+                addNext()
                 let url = outcome.url
                 switch outcome.result {
                 case .success(let file):
@@ -100,6 +108,9 @@ public struct ImageFetcher: Sendable {
             return batch
         }
     }
+
+    /// Downloads in flight at once.
+    static let window = 128
 
     /// One transfer's result. A struct, not a tuple: tuples holding existentials passed through a
     /// task group crashed release builds (Swift 6.3, Linux).

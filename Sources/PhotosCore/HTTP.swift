@@ -23,7 +23,23 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
 
     /// The first value of the header `name` (case-insensitive), if present.
     public subscript(name: String) -> String? {
-        fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        fields.first { Self.equalsIgnoringCase($0.name, name) }?.value
+    }
+
+    /// ASCII case-insensitive comparison, as header names are compared.
+    public static func equalsIgnoringCase(_ a: String, _ b: String) -> Bool {
+        var left = a.utf8.makeIterator()
+        var right = b.utf8.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil): return true
+            case let (x?, y?):
+                let lx = (0x41...0x5A).contains(x) ? x | 0x20 : x
+                let ly = (0x41...0x5A).contains(y) ? y | 0x20 : y
+                if lx != ly { return false }
+            default: return false
+            }
+        }
     }
 
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {

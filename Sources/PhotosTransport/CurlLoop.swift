@@ -1,4 +1,5 @@
 import CurlShim
+import Dispatch
 import Foundation
 import PhotosCore
 import Synchronization
@@ -27,7 +28,8 @@ final class CurlLoop: @unchecked Sendable {
 
     private let multi: UnsafeMutableRawPointer
     private let configuration: TransportConfiguration
-    private let commands = Mutex<[Command]>([])
+    /// Commands for the loop; `closed` once shutdown was asked, after which nothing is accepted.
+    private let commands = Mutex<(queue: [Command], closed: Bool)>(([], false))
     let statistics = Mutex(TransportStatistics())
     /// Hosts that could not be reached, until when they are failed fast.
     let downHosts = Mutex<[String: ContinuousClock.Instant]>([:])
@@ -37,6 +39,8 @@ final class CurlLoop: @unchecked Sendable {
     private var queue: [Transfer] = []
     private var queueHead = 0
     private var stopping = false
+    /// Signalled when the loop thread has cleaned up libcurl and is about to exit.
+    private let stopped = DispatchSemaphore(value: 0)
 
     init(configuration: TransportConfiguration) throws(TransportError) {
         guard photos_curl_global_init_once() == CURLE_OK, let multi = curl_multi_init() else {
@@ -47,18 +51,40 @@ final class CurlLoop: @unchecked Sendable {
         photos_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         photos_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, max(1, configuration.maxConnectionsPerHost))
         photos_curl_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, max(1, configuration.maxConcurrentStreams))
-        let thread = Thread { [self] in run() }
-        thread.name = "photos.curl-loop"
+        let thread = Thread { [self] in
+            run()
+            stopped.signal()
+        }
+        thread.name = "photos-curl"  // Linux keeps 15 characters of a thread name
         thread.start()
     }
 
-    func submit(_ transfer: Transfer) { send(.add(transfer)) }
+    func submit(_ transfer: Transfer) {
+        if !send(.add(transfer)) {
+            transfer.completion.complete(.failure(CancellationError()))
+        }
+    }
     func cancel(_ transfer: Transfer) { send(.cancel(transfer)) }
-    func shutdown() { send(.shutdown) }
+    /// Cancels every transfer and waits until the loop has released libcurl. Call it once.
+    ///
+    /// Waiting matters at exit: a loop thread still tearing down TLS state while the process
+    /// runs its exit handlers can free the same memory twice.
+    func shutdown() {
+        if send(.shutdown) { stopped.wait() }
+    }
 
-    private func send(_ command: Command) {
-        commands.withLock { $0.append(command) }
-        curl_multi_wakeup(multi)
+    /// Queues `command`; false when the loop is shutting down and takes no more.
+    @discardableResult
+    private func send(_ command: Command) -> Bool {
+        // The loop drains every queued command at once, so only the first one needs a wake-up.
+        let (accepted, wasEmpty) = commands.withLock { commands -> (Bool, Bool) in
+            guard !commands.closed else { return (false, false) }
+            if case .shutdown = command { commands.closed = true }
+            commands.queue.append(command)
+            return (true, commands.queue.count == 1)
+        }
+        if wasEmpty { curl_multi_wakeup(multi) }
+        return accepted
     }
 
     func isDown(_ host: String) -> Bool {
@@ -90,8 +116,8 @@ final class CurlLoop: @unchecked Sendable {
 
     private func drainCommands() {
         let pending = commands.withLock { commands in
-            let taken = commands
-            commands.removeAll(keepingCapacity: true)
+            let taken = commands.queue
+            commands.queue.removeAll(keepingCapacity: true)
             return taken
         }
         for command in pending {

@@ -10,6 +10,7 @@ public final class CurlTransport: HTTPFetching {
     private let loop: CurlLoop
     private let coalescer = RequestCoalescer<RequestKey, HTTPResponse>()
     private let retryTokens: Mutex<Double>
+    private let isShutDown = Mutex(false)
 
     private struct RequestKey: Hashable, Sendable {
         let request: HTTPRequest
@@ -24,7 +25,17 @@ public final class CurlTransport: HTTPFetching {
     }
 
     deinit {
-        loop.shutdown()
+        shutdown()
+    }
+
+    /// Cancels whatever is in flight and stops the loop thread; later requests fail. Commands
+    /// call it before they return, so no libcurl thread outlives `main`. Safe to call twice.
+    public func shutdown() {
+        let first = isShutDown.withLock { done in
+            defer { done = true }
+            return !done
+        }
+        if first { loop.shutdown() }
     }
 
     /// Counters since the transport was created.
@@ -132,14 +143,29 @@ public final class CurlTransport: HTTPFetching {
         }
     }
 
-    /// The host of an http(s) URL.
+    /// The host of an http(s) URL, lowercased (brackets of an IPv6 literal removed).
     /// - Throws: `TransportError.unsupportedScheme` or `.invalidURL`.
     static func validatedHost(_ url: String) throws(TransportError) -> String {
-        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased() else {
-            throw .invalidURL
-        }
+        // A small parser rather than URLComponents: it runs for every request; libcurl checks
+        // the rest of the URL itself.
+        guard let colon = url.firstIndex(of: ":") else { throw .invalidURL }
+        let scheme = url[..<colon].lowercased()
+        guard let first = scheme.first, first.isASCII, first.isLetter,
+              scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") })
+        else { throw .invalidURL }
         guard scheme == "http" || scheme == "https" else { throw .unsupportedScheme(scheme) }
-        guard let host = components.host, !host.isEmpty else { throw .invalidURL }
-        return host
+        let rest = url[url.index(after: colon)...]
+        guard rest.hasPrefix("//") else { throw .invalidURL }
+        var authority = rest.dropFirst(2).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        let host: Substring
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { throw .invalidURL }
+            host = authority[authority.index(after: authority.startIndex)..<close]
+        } else {
+            host = authority.prefix { $0 != ":" }
+        }
+        guard !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0.isNewline }) else { throw .invalidURL }
+        return host.lowercased()
     }
 }

@@ -19,9 +19,13 @@ struct TempFile {
 
     init(for target: URL) throws(TransportError) {
         self.target = target
-        let directory = target.deletingLastPathComponent().path
+        // Plain string work: this runs once per download.
+        let full = target.path
+        let slash = full.lastIndex(of: "/") ?? full.startIndex
+        let directory = full[..<slash]
+        let name = full[full.index(after: slash)...]
         let random = String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        path = directory + "/." + target.lastPathComponent + "." + random + Self.suffix
+        path = directory + "/." + name + "." + random + Self.suffix
         descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw .fileSystem(path: target.path, detail: String(cString: strerror(errno)))

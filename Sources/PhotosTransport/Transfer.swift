@@ -28,6 +28,9 @@ final class Transfer: @unchecked Sendable {
     private var body = Data()
     private var bodyBytes = 0
     private var abortReason: TransportError?
+    /// `Content-Length` of the current response, and whether it is content-encoded.
+    private var declaredLength: Int?
+    private var isEncoded = false
     private var file: TempFile?
     /// Connections libcurl opened for this transfer, known once it finished.
     private(set) var connectionsOpened = 0
@@ -127,29 +130,46 @@ final class Transfer: @unchecked Sendable {
     // MARK: Callbacks (loop thread)
 
     fileprivate func receiveHeader(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        var text = String(decoding: line, as: UTF8.self)
-        while let last = text.last, last.isNewline { text.removeLast() }  // "\r\n" is one Character
-        if text.hasPrefix("HTTP/") {
+        // Parsed as bytes: this runs for every header of every transfer.
+        var end = line.count
+        while end > 0, line[end - 1] == 0x0A || line[end - 1] == 0x0D { end -= 1 }
+        if end == 0 { return headersComplete() }
+        if end > 5, line[0] == 0x48, line[1] == 0x54, line[2] == 0x54, line[3] == 0x50, line[4] == 0x2F {  // "HTTP/"
             // A new response (redirect, 100 Continue): forget the previous one's headers.
             headers = HTTPHeaders()
-            let parts = text.split(separator: " ", maxSplits: 2)
-            status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+            declaredLength = nil
+            isEncoded = false
+            var index = 5
+            while index < end, line[index] != 0x20 { index += 1 }
+            while index < end, line[index] == 0x20 { index += 1 }
+            var code = 0
+            while index < end, (0x30...0x39).contains(line[index]), code < 1000 {
+                code = code * 10 + Int(line[index] - 0x30)
+                index += 1
+            }
+            status = code
             return true
         }
-        if text.isEmpty {
-            return headersComplete()
+        guard let colon = UnsafeBufferPointer(rebasing: line[..<end]).firstIndex(of: 0x3A) else { return true }
+        var valueStart = colon + 1
+        while valueStart < end, line[valueStart] == 0x20 || line[valueStart] == 0x09 { valueStart += 1 }
+        var valueEnd = end
+        while valueEnd > valueStart, line[valueEnd - 1] == 0x20 || line[valueEnd - 1] == 0x09 { valueEnd -= 1 }
+        let name = String(decoding: UnsafeBufferPointer(rebasing: line[..<colon]), as: UTF8.self)
+        let value = String(decoding: UnsafeBufferPointer(rebasing: line[valueStart..<valueEnd]), as: UTF8.self)
+        if HTTPHeaders.equalsIgnoringCase(name, "content-length") {
+            declaredLength = Int(value)
+        } else if HTTPHeaders.equalsIgnoringCase(name, "content-encoding") {
+            isEncoded = value != "identity"
         }
-        guard let colon = text.firstIndex(of: ":") else { return true }
-        let name = String(text[..<colon]).trimmingCharacters(in: .whitespaces)
-        let value = String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
         headers.add(name: name, value: value)
         return true
     }
 
     private func headersComplete() -> Bool {
         guard (200..<300).contains(status) else { return true }
-        let declared = headers["Content-Length"].flatMap(Int.init)
-        if destination == .memory, let declared, declared > request.maxBodyBytes, headers["Content-Encoding"] == nil {
+        let declared = declaredLength
+        if destination == .memory, let declared, declared > request.maxBodyBytes, !isEncoded {
             abortReason = .tooLarge(host: host, limit: request.maxBodyBytes)
             return false
         }
@@ -212,8 +232,8 @@ final class Transfer: @unchecked Sendable {
         photos_curl_easy_getinfo_offset(easy, CURLINFO_SIZE_DOWNLOAD_T, &downloaded)
 
         // libcurl 7.88 may report a stream cut by RST or GOAWAY as complete: check the length.
-        if let declared = headers["Content-Length"].flatMap(Int.init), (200..<300).contains(status) {
-            let received = headers["Content-Encoding"] == nil ? bodyBytes : Int(downloaded)
+        if let declared = declaredLength, (200..<300).contains(status) {
+            let received = isEncoded ? Int(downloaded) : bodyBytes
             if received != declared {
                 discardOutput()
                 return .failure(TransportError.truncated(host: host, expected: declared, received: received))
@@ -288,7 +308,7 @@ final class Transfer: @unchecked Sendable {
              CURLE_SSL_CERTPROBLEM, CURLE_SSL_ISSUER_ERROR:
             return .tls(host: host, detail: Self.shortDetail(detail))
         case CURLE_PARTIAL_FILE:
-            let declared = headers["Content-Length"].flatMap(Int.init) ?? -1
+            let declared = declaredLength ?? -1
             return .truncated(host: host, expected: declared, received: bodyBytes)
         case CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING:
             return .connectionLost(host: host, detail: Self.shortDetail(detail))

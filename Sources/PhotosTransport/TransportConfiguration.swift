@@ -5,8 +5,9 @@ import PhotosCore
 public struct TransportConfiguration: Sendable {
     /// Connections per host. One is enough for HTTP/2, where every transfer is a stream.
     public var maxConnectionsPerHost: Int = 1
-    /// Transfers handed to libcurl at once; more wait in the transport's own queue.
-    public var maxActiveTransfers: Int = 200
+    /// Transfers handed to libcurl at once; more wait in the transport's own queue. One
+    /// connection's worth of streams: more would only wait inside libcurl, costing memory.
+    public var maxActiveTransfers: Int = 100
     /// Streams per HTTP/2 connection (the server's own limit still applies).
     public var maxConcurrentStreams: Int = 100
     public var connectTimeout: Duration = .seconds(10)
