@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PhotosCore
 import PhotosTransport
+import Synchronization
 
 /// Hidden commands for demos and benchmarks of the transport.
 struct DebugCommand: AsyncParsableCommand {
@@ -38,6 +39,7 @@ struct DebugCommand: AsyncParsableCommand {
             var configuration = TransportConfiguration.fromEnvironment()
             configuration.maxConnectionsPerHost = connectionsPerHost
             let transport = try CurlTransport(configuration: configuration)
+            let firstError = FirstError()
             let clock = ContinuousClock()
             let started = clock.now
             let failures = await withTaskGroup(of: Bool.self) { group in
@@ -50,8 +52,10 @@ struct DebugCommand: AsyncParsableCommand {
                         let target = folder.appendingPathComponent(String(format: "%05d", index), isDirectory: false)
                         do {
                             let response = try await transport.download(HTTPRequest(url: url), to: target)
+                            if !response.isSuccess { firstError.record("HTTP \(response.status)") }
                             return response.isSuccess
                         } catch {
+                            firstError.record(String(describing: error))
                             return false
                         }
                     }
@@ -74,9 +78,19 @@ struct DebugCommand: AsyncParsableCommand {
                     + "\"versions\":{\(versions.joined(separator: ","))},\"bytes\":\(statistics.bytesReceived),"
                     + "\"wall_ms\":\(elapsed.milliseconds)}"
             )
-            if failures > 0 { throw ExitCode(69) }
+            if failures > 0 {
+                Diagnostics.error("\(failures) of \(list.count) downloads failed; the first: \(firstError.message ?? "unknown")")
+                throw ExitCode(69)
+            }
         }
     }
+}
+
+/// Keeps the first error message reported from many tasks.
+final class FirstError: Sendable {
+    private let value = Mutex<String?>(nil)
+    func record(_ message: String) { value.withLock { if $0 == nil { $0 = message } } }
+    var message: String? { value.withLock { $0 } }
 }
 
 extension Duration {
