@@ -83,11 +83,15 @@ let package = Package(
         ),
         .testTarget(name: "PhotosTerminalTests", dependencies: ["PhotosTerminal"]),
         .testTarget(name: "PhotosImagingTests", dependencies: ["PhotosImaging", "photos-grid-sample"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["FixtureServerKit", "photos"]),
+        .target(name: "PhotosTestSupport", dependencies: ["FixtureServerKit"], path: "Tests/PhotosTestSupport"),
+        .testTarget(name: "EndToEndTests", dependencies: ["FixtureServerKit", "PhotosTestSupport", "photos"]),
         .testTarget(name: "PhotosCLITests", dependencies: ["PhotosCLI", "PhotosCache"]),
         .testTarget(
             name: "PhotosCacheTests",
-            dependencies: ["PhotosCache", "PhotosTransport", "PlaceholderProvider", "FlickrProvider", "FixtureServerKit", "photos"]
+            dependencies: [
+                "PhotosCache", "PhotosTransport", "PlaceholderProvider", "FlickrProvider", "FixtureServerKit",
+                "PhotosTestSupport", "photos",
+            ]
         ),
         .testTarget(
             name: "ProviderTests",

@@ -1,5 +1,6 @@
 import FixtureServerKit
 import Foundation
+import PhotosTestSupport
 import Testing
 
 /// `list --format grid` and `show --preview` end to end.
@@ -11,7 +12,7 @@ import Testing
 
     @Test func gridOnANonTerminalPrintsThePlainTable() async throws {
         try await withServer { _, photos in
-            let run = try photos.run(["list", "--provider", "placeholder", "--per-page", "6", "--format", "grid"])
+            let run = try await photos.run(["list", "--provider", "placeholder", "--per-page", "6", "--format", "grid"])
             #expect(run.status == 0)
             #expect(run.stdout.hasPrefix("ID "))
             #expect(run.stdout.split(separator: "\n").count == 7)
@@ -21,7 +22,7 @@ import Testing
 
     @Test func symbolsGridShowsTitlesIdsAndAPlaceholderForTheMissingThumbnail() async throws {
         try await withServer { _, photos in
-            let run = try photos.run(["list", "--provider", "flickr", "--query", "dogs", "--format", "grid", "--graphics", "symbols", "--columns", "3"])
+            let run = try await photos.run(["list", "--provider", "flickr", "--query", "dogs", "--format", "grid", "--graphics", "symbols", "--columns", "3"])
             #expect(run.status == 0)
             let text = Self.visible(run.stdout)
             #expect(text.contains("flickr:53624890009"))
@@ -41,23 +42,23 @@ import Testing
 
     @Test func previewDrawsThePhotoAboveItsDetails() async throws {
         try await withServer { server, photos in
-            let run = try photos.run(["show", "flickr:53624890009", "--preview", "--graphics", "symbols"], environment: ["COLORTERM": "truecolor"])
+            let run = try await photos.run(["show", "flickr:53624890009", "--preview", "--graphics", "symbols"], environment: ["COLORTERM": "truecolor"])
             #expect(run.status == 0)
             let lines = Self.visible(run.stdout).split(separator: "\n", omittingEmptySubsequences: false)
             let details = try #require(lines.firstIndex { $0.hasPrefix("ID ") })
             #expect(details >= 8, "several lines of picture come first")
             #expect(run.stdout.contains("\u{1B}[38;2;"), "drawn in true colour (COLORTERM=truecolor)")
-            let indexed = try photos.run(["show", "flickr:53624890009", "--preview", "--graphics", "symbols"])
+            let indexed = try await photos.run(["show", "flickr:53624890009", "--preview", "--graphics", "symbols"])
             #expect(indexed.stdout.contains("\u{1B}[38;5;") && !indexed.stdout.contains("\u{1B}[38;2;"), "256 colours otherwise")
-            let monochrome = try photos.run(["show", "flickr:53624890009", "--preview", "--graphics", "symbols"], environment: ["NO_COLOR": "1"])
+            let monochrome = try await photos.run(["show", "flickr:53624890009", "--preview", "--graphics", "symbols"], environment: ["NO_COLOR": "1"])
             #expect(!monochrome.stdoutBytes.contains(0x1B), "NO_COLOR: no escape sequence at all")
 
-            let plain = try photos.run(["show", "flickr:53624890009", "--preview"])
+            let plain = try await photos.run(["show", "flickr:53624890009", "--preview"])
             #expect(plain.status == 0)
             #expect(plain.stdout.hasPrefix("ID "), "no picture when stdout is not a terminal")
             #expect(plain.stderr.contains("not a terminal"))
 
-            let json = try photos.run(["show", "flickr:53624890009", "--preview", "--format", "json"])
+            let json = try await photos.run(["show", "flickr:53624890009", "--preview", "--format", "json"])
             #expect(json.status == 64)
             _ = server
         }

@@ -1,12 +1,13 @@
 import FixtureServerKit
 import Foundation
+import PhotosTestSupport
 import Testing
 
 /// `photos list` end to end: the built binary against the fixture server over TLS and HTTP/2.
 @Suite struct ListCommandTests {
     @Test func placeholderTableListsThirtyPhotosAndHintsTheNextPage() async throws {
         try await withServer { server, photos in
-            let run = try photos.run(["list", "--provider", "placeholder"])
+            let run = try await photos.run(["list", "--provider", "placeholder"])
             #expect(run.status == 0)
             let lines = run.stdout.split(separator: "\n")
             #expect(lines.first?.hasPrefix("ID") == true)
@@ -20,7 +21,7 @@ import Testing
 
     @Test func jsonOutputHasEveryContractField() async throws {
         try await withServer { server, photos in
-            let run = try photos.run(["list", "--provider", "placeholder", "--per-page", "5", "--format", "json"])
+            let run = try await photos.run(["list", "--provider", "placeholder", "--per-page", "5", "--format", "json"])
             #expect(run.status == 0)
             let json = try run.json()
             #expect(json["page"] as? Int == 1)
@@ -46,7 +47,7 @@ import Testing
 
     @Test func jsonlPrintsOnePhotoPerLine() async throws {
         try await withServer { _, photos in
-            let run = try photos.run(["list", "--provider", "placeholder", "--per-page", "7", "--format", "jsonl", "--no-thumbnails"])
+            let run = try await photos.run(["list", "--provider", "placeholder", "--per-page", "7", "--format", "jsonl", "--no-thumbnails"])
             #expect(run.status == 0)
             let lines = run.stdout.split(separator: "\n")
             #expect(lines.count == 7)
@@ -60,7 +61,7 @@ import Testing
 
     @Test func noThumbnailsFetchesNoImages() async throws {
         try await withServer { server, photos in
-            let run = try photos.run(["list", "--provider", "placeholder", "--no-thumbnails", "--format", "json"])
+            let run = try await photos.run(["list", "--provider", "placeholder", "--no-thumbnails", "--format", "json"])
             #expect(run.status == 0)
             #expect(server.stats().requests == 1, "only the listing itself")
         }
@@ -68,17 +69,17 @@ import Testing
 
     @Test func limitWalksPagesAndAllStopsAtTheLast() async throws {
         try await withServer { _, photos in
-            let limited = try photos.run(["list", "--provider", "placeholder", "--per-page", "10", "--limit", "25", "--format", "jsonl", "--no-thumbnails"])
+            let limited = try await photos.run(["list", "--provider", "placeholder", "--per-page", "10", "--limit", "25", "--format", "jsonl", "--no-thumbnails"])
             #expect(limited.status == 0)
             #expect(limited.stdout.split(separator: "\n").count == 25)
 
-            let all = try photos.run(["list", "--provider", "placeholder", "--query", "sunt", "--per-page", "10", "--all", "--format", "json", "--no-thumbnails"])
+            let all = try await photos.run(["list", "--provider", "placeholder", "--query", "sunt", "--per-page", "10", "--all", "--format", "json", "--no-thumbnails"])
             #expect(all.status == 0)
             let json = try all.json()
             #expect((json["photos"] as? [Any])?.count == 18)
             #expect(json["has_more"] as? Bool == false)
 
-            let album = try photos.run(["list", "--provider", "placeholder", "--album", "3", "--per-page", "50", "--format", "jsonl", "--no-thumbnails"])
+            let album = try await photos.run(["list", "--provider", "placeholder", "--album", "3", "--per-page", "50", "--format", "jsonl", "--no-thumbnails"])
             let ids = album.stdout.split(separator: "\n").compactMap {
                 (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["id"] as? String
             }
@@ -88,7 +89,7 @@ import Testing
 
     @Test func flickrSearchKeepsHostileTitlesOutOfTheTerminal() async throws {
         try await withServer { _, photos in
-            let table = try photos.run(["list", "--provider", "flickr", "--query", "dogs"])
+            let table = try await photos.run(["list", "--provider", "flickr", "--query", "dogs"])
             #expect(table.status == 0)
             #expect(!table.stdoutBytes.contains(0x1B), "no raw ESC byte reaches stdout")
             #expect(!table.stdout.unicodeScalars.contains { $0 == "\u{202E}" || $0 == "\u{07}" || $0 == "\r" })
@@ -96,7 +97,7 @@ import Testing
             #expect(!table.stdout.contains("etc/passwd"))
             #expect(!table.stderr.unicodeScalars.contains { $0 == "\u{1B}" && false })
 
-            let json = try photos.run(["list", "--provider", "flickr", "--query", "dogs", "--format", "json"]).json()
+            let json = try await photos.run(["list", "--provider", "flickr", "--query", "dogs", "--format", "json"]).json()
             let list = try #require(json["photos"] as? [[String: Any]])
             let byID = Dictionary(uniqueKeysWithValues: list.compactMap { photo in (photo["id"] as? String).map { ($0, photo) } })
             #expect((byID["flickr:53622876540"]?["title"] as? String)?.utf8.count ?? 0 >= 10_000, "JSON keeps the data as sent")
@@ -110,10 +111,10 @@ import Testing
 
     @Test func flickrRecentAndSecondPageWithStringNumbers() async throws {
         try await withServer { _, photos in
-            let recent = try photos.run(["list", "--provider", "flickr", "--format", "json", "--no-thumbnails"]).json()
+            let recent = try await photos.run(["list", "--provider", "flickr", "--format", "json", "--no-thumbnails"]).json()
             #expect((recent["photos"] as? [Any])?.count == 10)
             #expect(recent["total"] as? Int == 1000)
-            let second = try photos.run(["list", "--provider", "flickr", "--query", "dogs", "--page", "2", "--format", "json", "--no-thumbnails"]).json()
+            let second = try await photos.run(["list", "--provider", "flickr", "--query", "dogs", "--page", "2", "--format", "json", "--no-thumbnails"]).json()
             #expect(second["page"] as? Int == 2)
             #expect((second["photos"] as? [Any])?.count == 10)
             let first = (second["photos"] as? [[String: Any]])?.first
@@ -123,20 +124,20 @@ import Testing
 
     @Test func flickrErrorCodesMapToExitCodesWithoutLeakingTheKey() async throws {
         try await withServer { _, photos in
-            let missing = try photos.run(["list", "--provider", "flickr"], environment: ["FLICKR_API_KEY": nil])
+            let missing = try await photos.run(["list", "--provider", "flickr"], environment: ["FLICKR_API_KEY": nil])
             #expect(missing.status == 77)
             #expect(missing.stderr.contains("FLICKR_API_KEY"))
 
-            let bad = try photos.run(["list", "--provider", "flickr", "--query", "dogs"], environment: ["FLICKR_API_KEY": "bad-key"])
+            let bad = try await photos.run(["list", "--provider", "flickr", "--query", "dogs"], environment: ["FLICKR_API_KEY": "bad-key"])
             #expect(bad.status == 77)
             #expect(bad.stderr.contains("FLICKR_API_KEY"))
             #expect(!bad.stderr.contains("bad-key") && !bad.stdout.contains("bad-key"))
 
-            let unavailable = try photos.run(["list", "--provider", "flickr", "--query", FixtureProviderEmulation.flickrUnavailableText])
+            let unavailable = try await photos.run(["list", "--provider", "flickr", "--query", FixtureProviderEmulation.flickrUnavailableText])
             #expect(unavailable.status == 69)
             #expect(!unavailable.stderr.contains(FixtureProviderEmulation.validFlickrAPIKey))
 
-            let pastCap = try photos.run(["list", "--provider", "flickr", "--query", "dogs", "--page", "41", "--per-page", "100"])
+            let pastCap = try await photos.run(["list", "--provider", "flickr", "--query", "dogs", "--page", "41", "--per-page", "100"])
             #expect(pastCap.status == 64)
             #expect(pastCap.stderr.contains("4000"))
         }
@@ -145,7 +146,7 @@ import Testing
     @Test func allProvidersListEvenWhenOneIsDown() async throws {
         try await withServer { _, photos in
             // Flickr points at a port nothing listens on.
-            let run = try photos.run(
+            let run = try await photos.run(
                 ["list", "--provider", "all", "--format", "json", "--no-thumbnails", "--per-page", "5"],
                 environment: ["PHOTOS_FLICKR_API": "https://127.0.0.1:9/services/rest/"])
             #expect(run.status == 0)
@@ -154,7 +155,7 @@ import Testing
             #expect(list.count == 5)
             #expect(list.allSatisfy { $0["provider"] as? String == "placeholder" })
 
-            let both = try photos.run(["list", "--provider", "flickr,placeholder", "--query", "dogs", "--format", "jsonl", "--no-thumbnails"])
+            let both = try await photos.run(["list", "--provider", "flickr,placeholder", "--query", "dogs", "--format", "jsonl", "--no-thumbnails"])
             let providers = both.stdout.split(separator: "\n").prefix(2).compactMap {
                 (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["provider"] as? String
             }
@@ -167,7 +168,7 @@ import Testing
         try await withServer { _, photos in
             // Without PHOTOS_FLICKR_STATIC one photo's thumbnail points at the real image host,
             // which this machine cannot reach.
-            let run = try photos.run(["list", "--provider", "flickr", "--query", "dogs"], environment: ["PHOTOS_FLICKR_STATIC": nil])
+            let run = try await photos.run(["list", "--provider", "flickr", "--query", "dogs"], environment: ["PHOTOS_FLICKR_STATIC": nil])
             #expect(run.status == 0)
             let warnings = run.stderr.split(separator: "\n").filter { $0.contains("warning") }
             #expect(warnings.count == 1)
@@ -183,7 +184,7 @@ import Testing
     func wrongUsageExits64WithAMessage(arguments: [String]) async throws {
         let photos = try PhotosBinary(server: nil)
         defer { photos.remove() }
-        let run = try photos.run(arguments)
+        let run = try await photos.run(arguments)
         #expect(run.status == 64)
         #expect(!run.stderr.isEmpty)
         #expect(run.stdout.isEmpty)
@@ -192,15 +193,15 @@ import Testing
     @Test func helpTeachesEveryFlagWithAnExample() async throws {
         let photos = try PhotosBinary(server: nil)
         defer { photos.remove() }
-        let root = try photos.run(["--help"])
+        let root = try await photos.run(["--help"])
         #expect(root.status == 0)
         #expect(root.stdout.contains("photos list --provider flickr --query dogs"))
-        let list = try photos.run(["list", "--help"])
+        let list = try await photos.run(["list", "--help"])
         for flag in ["--provider", "--query", "--page", "--per-page", "--limit", "--all", "--format", "--no-thumbnails", "--album"] {
             #expect(list.stdout.contains(flag), "list --help mentions \(flag)")
         }
         #expect(list.stdout.contains("Examples:"))
-        let version = try photos.run(["--version"])
+        let version = try await photos.run(["--version"])
         #expect(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
     }
 }

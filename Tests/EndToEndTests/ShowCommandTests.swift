@@ -1,19 +1,20 @@
 import FixtureServerKit
 import Foundation
+import PhotosTestSupport
 import Testing
 
 /// `photos show` end to end.
 @Suite struct ShowCommandTests {
     @Test func flickrDetailMergesInfoAndSizes() async throws {
         try await withServer { server, photos in
-            let table = try photos.run(["show", "flickr:53624890009"])
+            let table = try await photos.run(["show", "flickr:53624890009"])
             #expect(table.status == 0)
             #expect(table.stdout.contains("Rex at Playa de la Concha"))
             #expect(table.stdout.contains("Andrea Ruiz"))
             #expect(table.stdout.contains("goldenretriever"))
             #expect(table.stdout.contains("Original"))
 
-            let json = try photos.run(["show", "flickr:53624890009", "--format", "json"]).json()
+            let json = try await photos.run(["show", "flickr:53624890009", "--format", "json"]).json()
             #expect(json["id"] as? String == "flickr:53624890009")
             #expect((json["description"] as? String)?.hasPrefix("Rex loves the sea.") == true)
             #expect((json["tags"] as? [String])?.contains("beach") == true)
@@ -25,7 +26,7 @@ import Testing
 
     @Test func hostileDetailNeverReachesTheTerminalRaw() async throws {
         try await withServer { _, photos in
-            let run = try photos.run(["show", "flickr:53625112784"])
+            let run = try await photos.run(["show", "flickr:53625112784"])
             #expect(run.status == 0)
             #expect(!run.stdoutBytes.contains(0x1B))
         }
@@ -33,22 +34,22 @@ import Testing
 
     @Test func unknownPhotosAreNotFound() async throws {
         try await withServer { _, photos in
-            let flickr = try photos.run(["show", "flickr:11111111111"])
+            let flickr = try await photos.run(["show", "flickr:11111111111"])
             #expect(flickr.status == 69)
             #expect(flickr.stderr.contains("flickr:11111111111"))
-            let placeholder = try photos.run(["show", "placeholder:4999"])
+            let placeholder = try await photos.run(["show", "placeholder:4999"])
             #expect(placeholder.status == 69)
         }
     }
 
     @Test func openDownloadsTheLargestImageAndRunsTheOpenerWithoutAShell() async throws {
         try await withServer { server, photos in
-            let record = photos.cache.appendingPathComponent("opened.txt")
-            let opener = photos.cache.appendingPathComponent("opener.sh")
+            let record = photos.home.appendingPathComponent("opened.txt")
+            let opener = photos.home.appendingPathComponent("opener.sh")
             try "#!/bin/sh\nprintf '%s\\n' \"$#\" \"$1\" > '\(record.path)'\n".write(to: opener, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
 
-            let run = try photos.run(["show", "placeholder:2", "--open", "--format", "json"], environment: ["PHOTOS_OPENER": opener.path])
+            let run = try await photos.run(["show", "placeholder:2", "--open", "--format", "json"], environment: ["PHOTOS_OPENER": opener.path])
             #expect(run.status == 0)
             let lines = try String(contentsOf: record, encoding: .utf8).split(separator: "\n")
             #expect(lines.first == "1", "exactly one argument")
@@ -62,7 +63,7 @@ import Testing
 
     @Test func withoutAnOpenerTheErrorNamesTheDownloadedFile() async throws {
         try await withServer { _, photos in
-            let run = try photos.run(["show", "flickr:53624890009", "--open"], environment: ["PHOTOS_OPENER": "no-such-viewer-\(UUID().uuidString)"])
+            let run = try await photos.run(["show", "flickr:53624890009", "--open"], environment: ["PHOTOS_OPENER": "no-such-viewer-\(UUID().uuidString)"])
             #expect(run.status == 69)
             let path = try #require(run.stderr.split(separator: " ").map(String.init).first { $0.hasPrefix("/") }?
                 .trimmingCharacters(in: CharacterSet(charactersIn: ")\n.;")))

@@ -1,4 +1,5 @@
 import FixtureServerKit
+import PhotosTestSupport
 import Foundation
 import PhotosCore
 import Synchronization
@@ -9,96 +10,7 @@ import Testing
 /// The built `photos` binary against the fixture server, as users and scripts run it.
 /// Serialized: the timing of the SIGINT test must not compete with eight busy processes.
 @Suite(.serialized) struct BinaryTests {
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-
-        func json() throws -> [String: Any] {
-            try #require(try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any])
-        }
-    }
-
-    /// The folder of the built products: the test bundle's, or one of its parents.
-    static let executable: URL = {
-        var url = Bundle.main.bundleURL
-        while !FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("photos").path) {
-            let parent = url.deletingLastPathComponent()
-            if parent == url { break }
-            url = parent
-        }
-        return url.appendingPathComponent("photos")
-    }()
-
-    struct Photos {
-        let home: URL
-        var environment: [String: String]
-        var cacheFolder: URL { home.appendingPathComponent("cache") }
-
-        init(server: FixtureServer?) throws {
-            home = try temporaryFolder("binary")
-            environment = [
-                "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-                "HOME": home.path,
-                "PHOTOS_CACHE_DIR": home.appendingPathComponent("cache").path,
-                "PHOTOS_CONFIG": home.appendingPathComponent("absent.toml").path,
-                "COLUMNS": "100",
-                "TERM": "dumb",
-            ]
-            if let server {
-                environment["PHOTOS_CA_BUNDLE"] = server.caFile
-                environment["PHOTOS_FLICKR_API"] = server.url + "/services/rest/"
-                environment["PHOTOS_FLICKR_STATIC"] = server.url + "/flickr-static"
-                environment["PHOTOS_PLACEHOLDER_API"] = server.url
-                environment["FLICKR_API_KEY"] = FixtureProviderEmulation.validFlickrAPIKey
-            }
-        }
-
-        func remove() { try? FileManager.default.removeItem(at: home) }
-
-        /// Starts `photos ARGS` with output to files; `finish` collects the result.
-        func start(_ arguments: [String], environment overrides: [String: String] = [:]) throws -> (Process, () throws -> Run) {
-            let process = Process()
-            process.executableURL = BinaryTests.executable
-            process.arguments = arguments
-            process.environment = environment.merging(overrides) { $1 }
-            let id = UUID().uuidString
-            let out = home.appendingPathComponent("out-\(id)")
-            let err = home.appendingPathComponent("err-\(id)")
-            _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-            _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-            let outHandle = try FileHandle(forWritingTo: out)
-            let errHandle = try FileHandle(forWritingTo: err)
-            process.standardOutput = outHandle
-            process.standardError = errHandle
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            return (process, {
-                try outHandle.close()
-                try errHandle.close()
-                defer {
-                    try? FileManager.default.removeItem(at: out)
-                    try? FileManager.default.removeItem(at: err)
-                }
-                return Run(
-                    status: process.terminationStatus, stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
-                    stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
-            })
-        }
-
-        /// Runs `photos ARGS` to completion without blocking a cooperative thread.
-        func run(_ arguments: [String], environment overrides: [String: String] = [:]) async throws -> Run {
-            let exited = AsyncStream<Void>.makeStream()
-            let (process, finish) = try start(arguments, environment: overrides)
-            DispatchQueue.global().async {
-                process.waitUntilExit()
-                exited.continuation.yield()
-                exited.continuation.finish()
-            }
-            for await _ in exited.stream {}
-            return try finish()
-        }
-    }
+    typealias Photos = PhotosBinary
 
     static func withServer(_ body: (FixtureServer, FixtureProviderEmulation, Photos) async throws -> Void) async throws {
         let emulation = FixtureProviderEmulation(fixtures: FixtureFiles.root)
@@ -279,7 +191,8 @@ import Testing
                 key: ListingKey(provider: "placeholder", query: ListQuery(page: 1, perPage: 5)), validators: HTTPValidators())
             cache.close()
 
-            let (process, finish) = try photos.start(["list", "--provider", "placeholder", "--per-page", "5"])
+            let running = try photos.start(["list", "--provider", "placeholder", "--per-page", "5"])
+            let process = running.process
             let deadline = Date().addingTimeInterval(10)
             while partialFiles(under: photos.cacheFolder).isEmpty, Date() < deadline, process.isRunning {
                 try await Task.sleep(for: .milliseconds(20))
@@ -291,7 +204,7 @@ import Testing
                 try await Task.sleep(for: .milliseconds(5))
             }
             let elapsed = Date().timeIntervalSince(interrupted)
-            let run = try finish()
+            let run = try await running.finish()
             #expect(run.status == 130 && process.terminationReason == .exit, "\(run.stderr)")
             #expect(elapsed < 1.0, "exited \(elapsed) s after SIGINT")
             #expect(run.stderr.contains("interrupted"))
