@@ -7,7 +7,7 @@ import PhotosCore
 /// Settings: `FLICKR_API_KEY` (required), `PHOTOS_FLICKR_API`, `PHOTOS_FLICKR_STATIC`.
 public struct FlickrProvider: PhotoProvider {
     public static let name = "flickr"
-    public static let summary = "Flickr: search with --query, recent photos without (needs FLICKR_API_KEY)"
+    public static let summary = "Flickr search (--query) or recent photos; needs FLICKR_API_KEY"
     /// Flickr's largest `per_page`.
     public static let maxPerPage = 500
     /// Flickr serves only the first 4000 results of a search.

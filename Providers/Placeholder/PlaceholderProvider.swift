@@ -7,7 +7,7 @@ import PhotosCore
 /// Settings: `PHOTOS_PLACEHOLDER_API` (default https://jsonplaceholder.typicode.com).
 public struct PlaceholderProvider: PhotoProvider {
     public static let name = "placeholder"
-    public static let summary = "jsonplaceholder: 5000 sample photos in 100 albums; --query searches titles, album=N filters"
+    public static let summary = "jsonplaceholder sample photos; --query, --album N"
     public static let defaultBaseURL = "https://jsonplaceholder.typicode.com"
     /// json-server has no limit of its own; photos asks for at most this many at once.
     public static let maxPerPage = 500
