@@ -1,0 +1,40 @@
+import FixtureServerKit
+import Foundation
+import PhotosTestSupport
+import Testing
+
+/// A cache on a nearly full file system: a small tmpfs (mounting one needs root, which the
+/// project's CI machines have; elsewhere the test is reported as skipped, with this reason).
+@Suite(.enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
+struct FullDiskTests {
+    @Test func aFullDiskFailsThumbnailsClearlyAndLeavesNoPartialFile() async throws {
+        try await withServer { _, photos in
+            let mountPoint = photos.home.appendingPathComponent("tiny")
+            try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
+            #expect(try shell("/bin/mount", ["-t", "tmpfs", "-o", "size=200k", "tmpfs", mountPoint.path]) == 0)
+            defer { _ = try? shell("/bin/umount", [mountPoint.path]) }
+            let cache = mountPoint.appendingPathComponent("cache").path
+
+            let run = try await photos.run(["list", "--provider", "placeholder", "--per-page", "100"], environment: ["PHOTOS_CACHE_DIR": cache])
+            #expect(run.status == 0, "the listing still prints")
+            #expect(run.stdout.split(separator: "\n").count == 101)
+            #expect(run.stderr.contains("No space left on device"))
+            let leftovers = FileManager.default.enumerator(atPath: cache)?.compactMap { $0 as? String }
+                .filter { $0.hasSuffix(".photos-partial") } ?? []
+            #expect(leftovers.isEmpty, "no partial file is left behind")
+
+            let stats = try await photos.run(["cache", "stats"], environment: ["PHOTOS_CACHE_DIR": cache])
+            #expect(stats.status == 0)
+        }
+    }
+}
+
+/// Runs a program and returns its exit status.
+func shell(_ program: String, _ arguments: [String]) throws -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = arguments
+    try process.run()
+    process.waitUntilExit()
+    return process.terminationStatus
+}
