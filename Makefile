@@ -1,6 +1,6 @@
 # photos: build, test, demo and benchmark. Every target installs missing system packages first.
 SWIFT ?= swift
-BENCH_PACKAGES := hyperfine nghttp2-client wget2 timg curl
+BENCH_PACKAGES := hyperfine nghttp2-client wget2 timg curl strace
 
 .PHONY: all deps build release test demo bench clean
 

@@ -73,7 +73,7 @@ let package = Package(
         ),
 
         // Test tool (not shipped): prints a thumbnail grid or a preview of image files; used by
-        // PhotosImagingTests under tmux and by Benchmarks/grid-bench.sh.
+        // PhotosImagingTests under tmux and by the grid section of Benchmarks/run.sh.
         .executableTarget(name: "photos-grid-sample", dependencies: ["PhotosImaging"]),
 
         // MARK: Tests

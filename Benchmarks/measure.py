@@ -8,7 +8,9 @@
 Per run:
   * DIR (when given) is deleted and recreated empty before the command starts;
   * the fixture server's counters are reset (`GET /__stats?reset=1`) before, and read after;
-  * wall time is measured around spawn .. os.wait4 of the child;
+  * wall time is measured around spawn .. os.wait4 of the child; with --rusage-exec it is the
+    time rusage-exec measured from its fork to its wait4 (the command's own start to exit,
+    without the helper's start of a few ms), and the outer time is kept as outer_wall_ms;
   * peak RSS comes from the rusage that wait4 returns for that child (ru_maxrss, KiB on Linux),
     so every run reports its own peak rather than the maximum over all children. Linux keeps a
     process's peak across execve and Python starts children with vfork, so a command started
@@ -22,14 +24,16 @@ Per run:
     their own summary: files, failed, wall_ms, ...).
 
 Summary fields: median_wall_ms, min/max_wall_ms, peak_rss_mb (largest of the runs),
-median_rss_mb, rss_floor_mb, connections (median of the runs; null without --stats-url), ok (every run exited
-0 and, with --expect-files, wrote that many non-empty files).
+median_rss_mb, rss_floor_mb, median_cpu_ms (user + system, whole process), connections and requests
+(medians of the runs; null without --stats-url), ok (every run exited 0 and, with --expect-files,
+wrote that many non-empty files).
 """
 
 import argparse
 import json
 import os
 import shutil
+import signal
 import ssl
 import statistics
 import subprocess
@@ -85,19 +89,23 @@ def run_once(command, args, context, stats_overhead):
     elapsed_ms = (time.perf_counter() - started) * 1000.0
     child.returncode = os.waitstatus_to_exitcode(status)
     max_rss_kb, user_s, sys_s = usage.ru_maxrss, usage.ru_utime, usage.ru_stime
+    outer_ms = elapsed_ms
     if report:
         try:
             with open(report) as handle:
                 measured = json.loads(handle.read())
             max_rss_kb = measured["max_rss_kb"]
             user_s, sys_s = measured["user_us"] / 1e6, measured["sys_us"] / 1e6
+            if "wall_us" in measured:
+                elapsed_ms = measured["wall_us"] / 1000.0
         except (OSError, ValueError, KeyError):
             pass  # the helper could not run the command; keep its own usage
         finally:
             os.unlink(report)
 
     record = {
-        "wall_ms": round(elapsed_ms, 1),
+        "wall_ms": round(elapsed_ms, 2),
+        "outer_wall_ms": round(outer_ms, 2),
         "max_rss_mb": round(max_rss_kb / 1024.0, 1),
         "user_ms": round(user_s * 1000.0, 1),
         "sys_ms": round(sys_s * 1000.0, 1),
@@ -191,15 +199,21 @@ def main():
         "command": command,
         "runs": len(runs),
         "ok": ok,
-        "median_wall_ms": round(statistics.median(walls), 1),
+        "median_wall_ms": round(statistics.median(walls), 2),
         "min_wall_ms": min(walls),
         "max_wall_ms": max(walls),
+        "median_cpu_ms": round(statistics.median(run["user_ms"] + run["sys_ms"] for run in runs), 1),
         "peak_rss_mb": max(rss),
         "median_rss_mb": round(statistics.median(rss), 1),
         "rss_floor_mb": floor["max_rss_mb"],
         "connections": (
             statistics.median_low([run["connections"] for run in runs])
             if args.stats_url and all(run["connections"] is not None for run in runs)
+            else None
+        ),
+        "requests": (
+            statistics.median_low([run["requests"] for run in runs])
+            if args.stats_url and all(run.get("requests") is not None for run in runs)
             else None
         ),
         "details": runs,
@@ -216,4 +230,7 @@ if __name__ == "__main__":
     try:
         sys.exit(main())
     except KeyboardInterrupt:
-        sys.exit(130)
+        # Die of SIGINT rather than exit 130, so that the calling shell stops too: bash goes on
+        # after a child that exited normally on Ctrl-C, assuming the child handled it.
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGINT)

@@ -1,6 +1,6 @@
 // photos-grid-sample: a test tool, not shipped. Prints a thumbnail grid (or one preview) of image
-// files with the PhotosImaging library, as `photos list --format grid` / `show --preview` will.
-// Used by PhotosImagingTests (under tmux) and Benchmarks/grid-bench.sh.
+// files with the PhotosImaging library, as `photos list --format grid` / `show --preview` do.
+// Used by PhotosImagingTests (under tmux) and the grid section of Benchmarks/run.sh.
 //
 //   photos-grid-sample [--graphics MODE] [--columns N] [--width COLS] [--cache DIR]
 //                      [--title TEXT]... FILE...        (FILE ":missing" = a tile without image)
