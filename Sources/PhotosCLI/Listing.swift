@@ -149,7 +149,7 @@ struct Listing {
         if requested == ["all"] {
             let configured = known.filter(environment.isConfigured)
             for name in known where !configured.contains(name) {
-                Diagnostics.note("note: \(name) skipped: it needs an API key (see photos list --help)")
+                Diagnostics.note("note: \(name) skipped: it needs an API key (set FLICKR_API_KEY; see photos --help)")
             }
             return configured
         }

@@ -48,7 +48,7 @@ extension TransportError: CustomStringConvertible, LocalizedError {
             return "TLS certificate of \(host) could not be verified (\(detail)); "
                 + "if this host uses a private CA, set PHOTOS_CA_BUNDLE to its PEM file"
         case .cannotResolve(let host):
-            return "cannot resolve host \(host)"
+            return "cannot resolve host \(host) (no network, or a wrong name)"
         case .cannotConnect(let host, let detail):
             return "cannot connect to \(host) (\(detail))"
         case .hostDown(let host):
