@@ -92,10 +92,3 @@ final class FirstError: Sendable {
     func record(_ message: String) { value.withLock { if $0 == nil { $0 = message } } }
     var message: String? { value.withLock { $0 } }
 }
-
-extension Duration {
-    var milliseconds: Int {
-        let (seconds, attoseconds) = components
-        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
-    }
-}

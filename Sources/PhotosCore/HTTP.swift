@@ -128,3 +128,14 @@ public protocol HTTPFetching: Sendable {
     /// - Throws: `TransportError`; `CancellationError` when the task is cancelled.
     func download(_ request: HTTPRequest, to destination: URL) async throws -> HTTPResponse
 }
+
+extension Duration {
+    /// Whole milliseconds (truncated), for timeouts and reports.
+    public var milliseconds: Int {
+        let (seconds, attoseconds) = components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+
+    /// Whole seconds (truncated).
+    public var seconds: Int { Int(components.seconds) }
+}

@@ -19,8 +19,6 @@ public enum TransportError: Error, Sendable, Equatable {
     case tooManyRedirects(host: String)
     case fileSystem(path: String, detail: String)
     case protocolError(host: String, detail: String)
-    /// The server kept answering with errors until the retries ran out.
-    case retriesExhausted(host: String, status: Int)
     case other(host: String, code: Int, detail: String)
 
     public enum TimeoutPhase: String, Sendable {
@@ -71,8 +69,6 @@ extension TransportError: CustomStringConvertible, LocalizedError {
             return "cannot write \(path): \(detail)"
         case .protocolError(let host, let detail):
             return "protocol error talking to \(host) (\(detail))"
-        case .retriesExhausted(let host, let status):
-            return "\(host) kept answering HTTP \(status); gave up after retrying"
         case .other(let host, let code, let detail):
             return "transfer from \(host) failed (curl \(code): \(detail))"
         }

@@ -351,12 +351,3 @@ private let transferWriteCallback: photos_curl_data_callback = { data, size, cou
     let buffer = UnsafeBufferPointer(start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length)
     return transfer.receiveBody(buffer) ? length : 0
 }
-
-extension Duration {
-    var milliseconds: Int {
-        let (seconds, attoseconds) = components
-        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
-    }
-
-    var seconds: Int { Int(components.seconds) }
-}
