@@ -1,4 +1,10 @@
 import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PhotosCore
 
 /// Content-addressed image files under `<root>/images/`, named by the SHA-256 of their URL.
@@ -20,16 +26,22 @@ public struct ImageStore: Sendable {
         root.appendingPathComponent(relativePath(for: url))
     }
 
-    /// The path below the root, as the index records it: `images/ab/ab12...ef.jpg`.
+    /// The path below the root, as the index records it: `images/ab12...ef.jpg`.
+    ///
+    /// One flat folder: lookups go through the index, never a directory listing, and a cold
+    /// listing of 100 photos would otherwise create up to 100 shard folders, which on a plain
+    /// disk cost as much as writing the images. (Older sharded paths stay valid: the index
+    /// records each file's own path.)
     public func relativePath(for url: String) -> String {
-        let hash = SHA256.hex(url)
-        return "images/\(hash.prefix(2))/\(hash)\(Self.fileExtension(of: url))"
+        "images/\(SHA256.hex(url))\(Self.fileExtension(of: url))"
     }
 
-    /// Creates the folder that will hold `url`'s file.
+    /// Creates the folder that will hold `url`'s file: one `mkdir`, which fails harmlessly
+    /// when the folder is there.
     public func prepareFolder(for url: String) throws {
-        try FileManager.default.createDirectory(
-            at: path(for: url).deletingLastPathComponent(), withIntermediateDirectories: true)
+        let folder = path(for: url).deletingLastPathComponent()
+        if mkdir(folder.path, 0o755) == 0 || errno == EEXIST { return }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
     /// A safe extension from the URL path: only short alphanumeric ones, defaulting to none.
