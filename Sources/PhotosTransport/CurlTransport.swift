@@ -100,6 +100,7 @@ public final class CurlTransport: HTTPFetching {
 
     private func attemptOnce(_ request: HTTPRequest, destination: TransferDestination, host: String) async throws -> HTTPResponse {
         let transfer = Transfer(request: request, destination: destination, host: host)
+        try transfer.prepareOutput()
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 transfer.completion.wait(continuation)

@@ -54,6 +54,15 @@ final class Transfer: @unchecked Sendable {
 
     // MARK: Set-up
 
+    /// Creates the temp file of a download now, on the caller's thread: creating a file can take
+    /// a millisecond on a real disk, which the loop thread would otherwise spend per transfer
+    /// while every other stream waits. Runs before `submit`.
+    func prepareOutput() throws(TransportError) {
+        if case .file(let target) = destination, file == nil {
+            file = try TempFile(for: target)
+        }
+    }
+
     /// Creates and configures the easy handle. Runs on the loop thread.
     func makeHandle(configuration: TransportConfiguration) throws(TransportError) -> UnsafeMutableRawPointer {
         guard let easy = curl_easy_init() else {
@@ -249,6 +258,8 @@ final class Transfer: @unchecked Sendable {
                 discardOutput()
                 return .failure(error)
             }
+        } else {
+            discardOutput()  // an error status never becomes a file
         }
 
         return .success(HTTPResponse(

@@ -89,6 +89,19 @@ import Testing
         #expect(transport.statistics.retries == 1)
     }
 
+    @Test(arguments: [404, 500])
+    func anErrorStatusLeavesNoFile(status: Int) async throws {
+        let server = try await FixtureServer.start()
+        defer { Task { try? await server.shutdown() } }
+        let transport = try Self.transport(for: server, retry: .none)
+        let folder = try TemporaryFolder()
+        let response = try await transport.download(
+            HTTPRequest(url: "\(server.url)/images/thumb.jpg?status=\(status)"), to: folder.url.appendingPathComponent("a.jpg"))
+        #expect(response.status == status)
+        #expect(String(decoding: response.body, as: UTF8.self).contains("injected"), "the error body is kept for messages")
+        #expect(try folder.contents().isEmpty, "neither the file nor a temp file")
+    }
+
     @Test func retriesStopAtTheLimitAndReturnTheLastAnswer() async throws {
         let server = try await FixtureServer.start()
         defer { Task { try? await server.shutdown() } }
