@@ -19,12 +19,17 @@ let package = Package(
     ],
     targets: [
         // MARK: C edge
+        // libcurl's headers (apt: libcurl4-openssl-dev). No pkg-config link flags on purpose:
+        // CurlShim loads libcurl at run time, so offline commands start without it.
         .systemLibrary(
             name: "CCurl",
-            pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
-        .target(name: "CurlShim", dependencies: ["CCurl"]),
+        // Typed, non-variadic wrappers over libcurl, which it loads with dlopen on first use.
+        .target(
+            name: "CurlShim", dependencies: ["CCurl"],
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
+        ),
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"]), .brew(["chafa"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),

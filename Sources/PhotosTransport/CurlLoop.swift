@@ -43,7 +43,7 @@ final class CurlLoop: @unchecked Sendable {
     private let stopped = DispatchSemaphore(value: 0)
 
     init(configuration: TransportConfiguration) throws(TransportError) {
-        guard photos_curl_global_init_once() == CURLE_OK, let multi = curl_multi_init() else {
+        guard photos_curl_global_init_once() == CURLE_OK, let multi = photos_curl_multi_init() else {
             throw .other(host: "", code: Int(CURLE_FAILED_INIT.rawValue), detail: "libcurl failed to initialise")
         }
         self.multi = multi
@@ -83,7 +83,7 @@ final class CurlLoop: @unchecked Sendable {
             commands.queue.append(command)
             return (true, commands.queue.count == 1)
         }
-        if wasEmpty { curl_multi_wakeup(multi) }
+        if wasEmpty { photos_curl_multi_wakeup(multi) }
         return accepted
     }
 
@@ -104,14 +104,14 @@ final class CurlLoop: @unchecked Sendable {
             if stopping && active.isEmpty { break }
             startQueued()
             var running: Int32 = 0
-            curl_multi_perform(multi, &running)
+            photos_curl_multi_perform(multi, &running)
             if collectFinished() && startQueued() {
                 continue  // freed slots were refilled: let libcurl start them before sleeping
             }
             var ready: Int32 = 0
-            curl_multi_poll(multi, nil, 0, 1000, &ready)
+            photos_curl_multi_poll(multi, nil, 0, 1000, &ready)
         }
-        curl_multi_cleanup(multi)
+        photos_curl_multi_cleanup(multi)
     }
 
     private func drainCommands() {
@@ -142,7 +142,7 @@ final class CurlLoop: @unchecked Sendable {
 
     private func cancelTransfer(_ transfer: Transfer) {
         if let easy = transfer.easy, active.removeValue(forKey: easy) != nil {
-            curl_multi_remove_handle(multi, easy)
+            photos_curl_multi_remove_handle(multi, easy)
             transfer.releaseHandle()
         }
         transfer.discardOutput()
@@ -164,7 +164,7 @@ final class CurlLoop: @unchecked Sendable {
             }
             do {
                 let easy = try transfer.makeHandle(configuration: configuration)
-                let code = curl_multi_add_handle(multi, easy)
+                let code = photos_curl_multi_add_handle(multi, easy)
                 guard code == CURLM_OK else {
                     transfer.releaseHandle()
                     throw TransportError.other(host: transfer.host, code: Int(code.rawValue), detail: "curl_multi_add_handle failed")
@@ -192,7 +192,7 @@ final class CurlLoop: @unchecked Sendable {
         var code = CURLE_OK
         while photos_curl_multi_next_done(multi, &easy, &code) {
             guard let handle = easy, let transfer = active.removeValue(forKey: handle) else { continue }
-            curl_multi_remove_handle(multi, handle)
+            photos_curl_multi_remove_handle(multi, handle)
             let result = transfer.finish(code: code)
             record(result, connections: transfer.connectionsOpened)
             transfer.completion.complete(result)

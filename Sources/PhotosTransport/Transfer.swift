@@ -65,7 +65,7 @@ final class Transfer: @unchecked Sendable {
 
     /// Creates and configures the easy handle. Runs on the loop thread.
     func makeHandle(configuration: TransportConfiguration) throws(TransportError) -> UnsafeMutableRawPointer {
-        guard let easy = curl_easy_init() else {
+        guard let easy = photos_curl_easy_init() else {
             throw .other(host: host, code: Int(CURLE_FAILED_INIT.rawValue), detail: "curl_easy_init failed")
         }
         self.easy = easy
@@ -103,7 +103,7 @@ final class Transfer: @unchecked Sendable {
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
             let line = "\(name): \(value)"
             guard !line.contains("\r"), !line.contains("\n") else { continue }
-            headerList = curl_slist_append(headerList, line)
+            headerList = photos_curl_slist_append(headerList, line)
         }
         if let headerList {
             set(photos_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList))
@@ -121,11 +121,11 @@ final class Transfer: @unchecked Sendable {
     /// Frees the easy handle; the caller has removed it from the multi handle.
     func releaseHandle() {
         if let easy {
-            curl_easy_cleanup(easy)
+            photos_curl_easy_cleanup(easy)
             self.easy = nil
         }
         if let headerList {
-            curl_slist_free_all(headerList)
+            photos_curl_slist_free_all(headerList)
             self.headerList = nil
         }
     }
@@ -293,7 +293,7 @@ final class Transfer: @unchecked Sendable {
         if let abortReason { return abortReason }
         let detail: String = {
             let text = String(cString: errorBuffer)
-            return text.isEmpty ? String(cString: curl_easy_strerror(code)) : text
+            return text.isEmpty ? String(cString: photos_curl_easy_strerror(code)) : text
         }()
         switch code {
         case CURLE_UNSUPPORTED_PROTOCOL:

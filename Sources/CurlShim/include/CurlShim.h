@@ -11,8 +11,28 @@ typedef size_t (*photos_curl_data_callback)(char *data, size_t size, size_t coun
 typedef int (*photos_curl_xferinfo_callback)(void *userdata, curl_off_t dltotal, curl_off_t dlnow,
                                              curl_off_t ultotal, curl_off_t ulnow);
 
-/// Initialises libcurl once per process (thread-safe); returns the result of the first call.
+/// Loads libcurl and initialises it, once per process (thread-safe); returns the result of the
+/// first call (CURLE_FAILED_INIT when libcurl cannot be loaded). Call it before anything else.
+///
+/// libcurl is loaded with dlopen on first use rather than linked: a command that never touches
+/// the network (`photos list --offline`) does not pay for loading libcurl and its thirty-odd
+/// dependencies at start-up.
 CURLcode photos_curl_global_init_once(void);
+
+CURL *photos_curl_easy_init(void);
+void photos_curl_easy_cleanup(CURL *easy);
+const char *photos_curl_easy_strerror(CURLcode code);
+struct curl_slist *photos_curl_slist_append(struct curl_slist *list, const char *text);
+void photos_curl_slist_free_all(struct curl_slist *list);
+
+CURLM *photos_curl_multi_init(void);
+CURLMcode photos_curl_multi_cleanup(CURLM *multi);
+CURLMcode photos_curl_multi_add_handle(CURLM *multi, CURL *easy);
+CURLMcode photos_curl_multi_remove_handle(CURLM *multi, CURL *easy);
+CURLMcode photos_curl_multi_perform(CURLM *multi, int *running);
+CURLMcode photos_curl_multi_poll(CURLM *multi, struct curl_waitfd extra_fds[], unsigned int extra_nfds,
+                                 int timeout_ms, int *numfds);
+CURLMcode photos_curl_multi_wakeup(CURLM *multi);
 
 CURLcode photos_curl_easy_setopt_long(CURL *easy, CURLoption option, long value);
 CURLcode photos_curl_easy_setopt_offset(CURL *easy, CURLoption option, curl_off_t value);
