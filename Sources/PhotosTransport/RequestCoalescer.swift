@@ -25,6 +25,13 @@ final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendabl
 
     private let state = Mutex(State())
 
+    /// Callers waiting on the joinable operation for `key` (for tests).
+    func waiterCount(_ key: Key) -> Int {
+        state.withLock { state in
+            state.joinable[key].flatMap { state.running[$0]?.waiters.count } ?? 0
+        }
+    }
+
     func run(_ key: Key, operation: @escaping @Sendable () async throws -> Value) async throws -> Value {
         let id = state.withLock { state in
             state.nextID += 1

@@ -40,7 +40,7 @@ import Testing
                 return 7
             }
         }
-        try await Task.sleep(for: .milliseconds(20))
+        try await waitUntil { coalescer.waiterCount("k") == 2 }
         await gate.open()
         let (x, y) = try await (a.value, b.value)
         #expect(x == 42 && y == 42)
@@ -66,7 +66,7 @@ import Testing
         }
         try await waitUntil { started.load(ordering: .relaxed) }
         let second = Task { try await coalescer.run("k") { 2 } }
-        try await Task.sleep(for: .milliseconds(20))
+        try await waitUntil { coalescer.waiterCount("k") == 2 }
         first.cancel()
         await #expect(throws: CancellationError.self) { try await first.value }
         await gate.open()
