@@ -42,5 +42,8 @@ run photos list --provider flickr --query dogs
 run photos show flickr:53624890009
 run photos list --provider all --per-page 4
 run photos show placeholder:17 --format json
+run photos list --provider flickr --query dogs --format grid --graphics symbols --columns 3
+run photos list --provider flickr --query dogs --offline
+run photos cache stats
 echo
 echo "Cache: $(find "$PHOTOS_CACHE_DIR" -type f | wc -l) files under \$PHOTOS_CACHE_DIR"
