@@ -298,19 +298,26 @@ struct Listing {
         }
     }
 
+    /// One line on stderr after a table or grid: how many were shown, whether they came from the
+    /// cache, and the command for the next page.
     private func printNextPageHint(listings: [ProviderListing], request: ListingRequest) {
+        let count = listings.reduce(0) { $0 + $1.photos.count }
+        let totalText = listings.count == 1 ? listings[0].total.map { " of \($0)" } ?? "" : ""
+        let cachedText = !listings.isEmpty && listings.allSatisfy(\.cached)
+            ? " (from the cache, \(AgeText.format(listings.map(\.age).max() ?? 0)) old)" : ""
+        var line = "Showing \(count)\(totalText)\(cachedText)."
         let more = listings.filter(\.hasMore)
-        guard !more.isEmpty, !request.walkAll else { return }
-        let next = (more.map(\.lastPage).max() ?? request.page) + 1
-        var command = ["photos", "list"]
-        if let providers = request.providers { command += ["--provider", ShellQuote.quote(providers)] }
-        if let text = request.text { command += ["--query", ShellQuote.quote(text)] }
-        if let album = request.album { command += ["--album", String(album)] }
-        if let perPage = request.perPage { command += ["--per-page", String(perPage)] }
-        command += ["--page", String(next)]
-        let shown = listings.map { $0.total.map { "\($0)" } ?? "?" }
-        let totalText = listings.count == 1 ? " of \(shown[0])" : ""
-        Diagnostics.note("Showing \(listings.reduce(0) { $0 + $1.photos.count })\(totalText). Next page: \(command.joined(separator: " "))")
+        if !more.isEmpty, !request.walkAll {
+            let next = (more.map(\.lastPage).max() ?? request.page) + 1
+            var command = ["photos", "list"]
+            if let providers = request.providers { command += ["--provider", ShellQuote.quote(providers)] }
+            if let text = request.text { command += ["--query", ShellQuote.quote(text)] }
+            if let album = request.album { command += ["--album", String(album)] }
+            if let perPage = request.perPage { command += ["--per-page", String(perPage)] }
+            command += ["--page", String(next)]
+            line += " Next page: \(command.joined(separator: " "))"
+        }
+        Diagnostics.note(line)
     }
 
     func describe(_ error: any Error) -> String {

@@ -19,6 +19,18 @@ import Testing
         }
     }
 
+    @Test func aRepeatedListingSaysItCameFromTheCache() async throws {
+        try await withServer { server, photos in
+            let first = try await photos.run(["list", "--provider", "placeholder", "--per-page", "5"])
+            #expect(first.stderr.contains("Showing 5 of 500.") && !first.stderr.contains("from the cache"))
+            let requests = server.stats().requests
+            let second = try await photos.run(["list", "--provider", "placeholder", "--per-page", "5"])
+            #expect(second.stdout == first.stdout)
+            #expect(second.stderr.contains("Showing 5 of 500 (from the cache, "))
+            #expect(server.stats().requests == requests, "no request at all: listing and thumbnails are cached")
+        }
+    }
+
     @Test func jsonOutputHasEveryContractField() async throws {
         try await withServer { server, photos in
             let run = try await photos.run(["list", "--provider", "placeholder", "--per-page", "5", "--format", "json"])
