@@ -20,20 +20,20 @@ enum FlickrError {
     ///   - apiKey: scrubbed from the provider's message, should a server ever echo it.
     static func failure(code: Int?, message: String?, photo: PhotoID?, apiKey: String?) -> PhotosError {
         let text = scrub(message, apiKey: apiKey)
-        switch code {
-        case 100:
+        switch (code, photo) {
+        case (100, _):
             return .authentication(
                 provider: provider,
                 detail: "Flickr refused the API key (error 100: Invalid API Key). "
                     + "Set FLICKR_API_KEY or api_key under [flickr] in the config file"
             )
-        case 1 where photo != nil:
-            return .notFound(photo!)
-        case 105:
+        case (1, let photo?):
+            return .notFound(photo)
+        case (105, _):
             return .unavailable(provider: provider, detail: "Flickr error 105: \(text ?? "Service currently unavailable")")
-        case let code?:
+        case (let code?, _):
             return .unavailable(provider: provider, detail: "Flickr error \(code): \(text ?? "no message")")
-        case nil:
+        case (nil, _):
             return .unavailable(provider: provider, detail: "Flickr reported a failure: \(text ?? "no message")")
         }
     }
