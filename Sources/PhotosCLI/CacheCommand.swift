@@ -136,7 +136,11 @@ enum CacheCommandError {
         do {
             return try body()
         } catch {
-            throw PhotosError.unavailable(provider: "cache", detail: String(describing: error))
+            // The reason was given once already, as a warning when the index could not be opened.
+            if PhotoCache.isUnavailable(error) {
+                throw PhotosError.unavailable(provider: "the cache", detail: "see the warning above")
+            }
+            throw PhotosError.unavailable(provider: "the cache", detail: PhotoCache.describe(error))
         }
     }
 }

@@ -220,7 +220,7 @@ final class CacheIndex: Sendable {
 
     static func describe(_ error: any Error) -> String {
         if let error = error as? DatabaseError { return error.message ?? "SQLite error \(error.resultCode.rawValue)" }
-        return String(describing: error)
+        return PhotoCache.describe(error)
     }
 }
 

@@ -114,12 +114,26 @@ extension PhotoCache {
         }
     }
 
+    /// Whether `error` says the index cannot be used this run (already reported as a warning).
+    public static func isUnavailable(_ error: any Error) -> Bool { error is CacheUnavailable }
+
     /// One line for a warning: the error's own description (messages never carry full URLs).
     public static func describe(_ error: any Error) -> String {
         switch error {
         case let error as PhotosError: return error.description
         case let error as TransportError: return error.description
-        default: return String(describing: error)
+        default:
+            // Foundation's file errors: the system's reason ("Permission denied"), not the
+            // NSError dump.
+            if let cocoa = error as? CocoaError, let posix = cocoa.underlying as? POSIXError {
+                return String(cString: strerror(posix.code.rawValue))
+            }
+            let error = error as NSError
+            if error.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(error.code))) }
+            if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+                return String(cString: strerror(Int32(underlying.code)))
+            }
+            return error.localizedDescription
         }
     }
 
