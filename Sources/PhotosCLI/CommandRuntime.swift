@@ -37,8 +37,10 @@ enum CommandRuntime {
             if interrupted.load(ordering: .relaxed) { throw PhotosError.interrupted }
         } catch {
             if interrupted.load(ordering: .relaxed) || error is CancellationError {
+                // The work has wound down (temp files removed); leave without running exit
+                // handlers, which could race threads still finishing cancelled work.
                 Diagnostics.error("interrupted")
-                throw ExitCode(PhotosError.interrupted.exitCode)
+                _exit(PhotosError.interrupted.exitCode)
             }
             throw report(error)
         }
