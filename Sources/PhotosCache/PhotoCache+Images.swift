@@ -75,21 +75,25 @@ extension PhotoCache {
     private func performDownload(_ url: String, provider: String?, http: any HTTPFetching, maxBytes: Int) async throws -> URL {
         try store.prepareFolder(for: url)
         let target = store.path(for: url)
-        let response = try await http.download(HTTPRequest(url: url, maxBodyBytes: maxBytes), to: target)
-        guard response.isSuccess else {
-            throw PhotosError.unavailable(provider: URLComponents(string: url)?.host ?? "unknown host", detail: "HTTP \(response.status)")
+        // Another process sharing the cache may evict the file between its rename and the size
+        // check below (its index does not know this process is using it yet): fetch it again,
+        // once, rather than report a failure.
+        for _ in 1...2 {
+            let response = try await http.download(HTTPRequest(url: url, maxBodyBytes: maxBytes), to: target)
+            guard response.isSuccess else {
+                throw PhotosError.unavailable(provider: URLComponents(string: url)?.host ?? "unknown host", detail: "HTTP \(response.status)")
+            }
+            guard let size = configuration.fileSystem.fileSize(atPath: target.path) else { continue }
+            let record = ImageRecord(url: url, path: store.relativePath(for: url), size: size, provider: provider)
+            memory.withLock { $0[url] = target }
+            run.withLock { run in
+                run.imageMisses += 1
+                run.newImages[url] = record
+                run.brokenImages.remove(url)
+            }
+            return target
         }
-        guard let size = configuration.fileSystem.fileSize(atPath: target.path) else {
-            throw TransportError.fileSystem(path: target.path, detail: "the downloaded file is missing")
-        }
-        let record = ImageRecord(url: url, path: store.relativePath(for: url), size: size, provider: provider)
-        memory.withLock { $0[url] = target }
-        run.withLock { run in
-            run.imageMisses += 1
-            run.newImages[url] = record
-            run.brokenImages.remove(url)
-        }
-        return target
+        throw TransportError.fileSystem(path: target.path, detail: "the downloaded file was removed before it could be used")
     }
 
     /// Index rows for `urls`, in chunks that stay under SQLite's variable limit.
