@@ -12,8 +12,9 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# The photos binary with the Swift runtime linked in: copy .build/release/photos anywhere.
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --static-swift-stdlib --product photos
 
 test: deps
 	$(SWIFT) build --build-tests
