@@ -155,6 +155,21 @@ import Testing
         }
     }
 
+    @Test func aResponseThatIsNotJSONExits65() async throws {
+        try await withServer { server, photos in
+            // Both APIs pointed at an image: a 200 whose body is not what the provider expects.
+            let placeholder = try await photos.run(
+                ["list", "--provider", "placeholder"], environment: ["PHOTOS_PLACEHOLDER_API": server.url + "/images/sample.jpg?x="])
+            #expect(placeholder.status == 65)
+            #expect(placeholder.stderr.contains("placeholder sent data photos cannot read"))
+            let flickr = try await photos.run(
+                ["list", "--provider", "flickr"], environment: ["PHOTOS_FLICKR_API": server.url + "/images/sample.png?x="])
+            #expect(flickr.status == 65)
+            #expect(!flickr.stderr.contains(FixtureProviderEmulation.validFlickrAPIKey))
+            #expect(!flickr.stderr.unicodeScalars.contains("\u{1B}"))
+        }
+    }
+
     @Test func allProvidersListEvenWhenOneIsDown() async throws {
         try await withServer { _, photos in
             // Flickr points at a port nothing listens on.
