@@ -61,6 +61,7 @@ final class CurlLoop: @unchecked Sendable {
 
     func submit(_ transfer: Transfer) {
         if !send(.add(transfer)) {
+            transfer.discardOutput()  // never reached the loop: this thread still owns it
             transfer.completion.complete(.failure(CancellationError()))
         }
     }
@@ -124,6 +125,7 @@ final class CurlLoop: @unchecked Sendable {
             switch command {
             case .add(let transfer):
                 if stopping {
+                    transfer.discardOutput()
                     transfer.completion.complete(.failure(CancellationError()))
                 } else if !transfer.completion.isCompleted {
                     queue.append(transfer)
@@ -133,7 +135,10 @@ final class CurlLoop: @unchecked Sendable {
             case .shutdown:
                 stopping = true
                 for transfer in active.values { cancelTransfer(transfer) }
-                for transfer in queue[queueHead...] { transfer.completion.complete(.failure(CancellationError())) }
+                for transfer in queue[queueHead...] {
+                    transfer.discardOutput()
+                    transfer.completion.complete(.failure(CancellationError()))
+                }
                 queue.removeAll()
                 queueHead = 0
             }
@@ -159,6 +164,7 @@ final class CurlLoop: @unchecked Sendable {
             queueHead += 1
             if transfer.completion.isCompleted { continue }
             if isDown(transfer.host) {
+                transfer.discardOutput()
                 transfer.completion.complete(.failure(TransportError.hostDown(host: transfer.host)))
                 continue
             }
@@ -172,6 +178,7 @@ final class CurlLoop: @unchecked Sendable {
                 active[easy] = transfer
                 started = true
             } catch {
+                transfer.discardOutput()
                 transfer.completion.complete(.failure(error))
             }
         }

@@ -237,6 +237,16 @@ import Testing
             try await transport.data(for: HTTPRequest(url: url))
         }
         #expect(transport.statistics.failedTransfers == attemptsBefore, "no connection was even tried")
+        let folder = try TemporaryFolder()
+        await #expect(throws: TransportError.hostDown(host: "127.0.0.1")) {
+            try await transport.download(HTTPRequest(url: url), to: folder.url.appendingPathComponent("a.jpg"))
+        }
+        #expect(try folder.contents().isEmpty, "a download failed fast leaves no temp file")
+        transport.shutdown()
+        await #expect(throws: CancellationError.self) {
+            try await transport.download(HTTPRequest(url: "https://localhost:1/b.jpg"), to: folder.url.appendingPathComponent("b.jpg"))
+        }
+        #expect(try folder.contents().isEmpty, "nor does one refused after shutdown")
     }
 }
 
