@@ -17,7 +17,9 @@ struct TempFile {
     let path: String
     private var descriptor: Int32
 
-    init(for target: URL) throws(TransportError) {
+    /// Creates the file. With `keepOpen` false the descriptor is closed at once and reopened on
+    /// the first write: a download prepared ahead of its turn holds no file descriptor.
+    init(for target: URL, keepOpen: Bool = true) throws(TransportError) {
         self.target = target
         // Plain string work: this runs once per download.
         let full = target.path
@@ -30,10 +32,21 @@ struct TempFile {
         guard descriptor >= 0 else {
             throw .fileSystem(path: target.path, detail: String(cString: strerror(errno)))
         }
+        if !keepOpen {
+            close(descriptor)
+            descriptor = -1
+        }
     }
 
     /// Writes all of `bytes`, retrying short writes and interrupted calls.
-    func append(_ bytes: UnsafeBufferPointer<UInt8>) throws(TransportError) {
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) throws(TransportError) {
+        if descriptor < 0 {
+            // Reopening an existing file is cheap; creating it was the slow part.
+            descriptor = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                throw .fileSystem(path: target.path, detail: String(cString: strerror(errno)))
+            }
+        }
         guard var pointer = bytes.baseAddress else { return }
         var remaining = bytes.count
         while remaining > 0 {
@@ -49,7 +62,7 @@ struct TempFile {
 
     /// Closes the file and renames it to its target, atomically replacing any old file.
     mutating func commit() throws(TransportError) {
-        let closed = close(descriptor)
+        let closed = descriptor >= 0 ? close(descriptor) : 0
         descriptor = -1
         guard closed == 0, rename(path, target.path) == 0 else {
             let detail = String(cString: strerror(errno))

@@ -59,7 +59,7 @@ final class Transfer: @unchecked Sendable {
     /// while every other stream waits. Runs before `submit`.
     func prepareOutput() throws(TransportError) {
         if case .file(let target) = destination, file == nil {
-            file = try TempFile(for: target)
+            file = try TempFile(for: target, keepOpen: false)
         }
     }
 
