@@ -14,7 +14,7 @@ import Testing
 
     @Test(.enabled(if: tmux != nil && Fixture.gridSample != nil, "needs tmux and the built photos-grid-sample"),
           arguments: [80, 160])
-    func gridUnderTmux(width: Int) throws {
+    func gridUnderTmux(width: Int) async throws {
         let tmux = try #require(Self.tmux)
         let tool = try #require(Fixture.gridSample)
         let folder = try Fixture.temporaryFolder()
@@ -44,7 +44,8 @@ import Testing
         try #require(started == 0, "tmux new-session failed")
 
         // The tool has exited once the marker exists; tmux may still be reading the pty, so poll
-        // the pane until the last caption line shows up.
+        // the pane until the last caption line shows up (sleeping without holding one of the few
+        // cooperative threads the other tests run on).
         let deadline = Date().addingTimeInterval(30)
         var capture = ""
         while Date() < deadline {
@@ -52,7 +53,7 @@ import Testing
                 capture = try run(tmux, tmuxArguments + ["capture-pane", "-p", "-e", "-t", "grid", "-S", "-", "-E", "-"], environment: environment).stdout
                 if capture.contains("sample:6") { break }
             }
-            usleep(50_000)
+            try await Task.sleep(for: .milliseconds(50))
         }
         try #require(capture.contains("sample:6"), "the grid did not appear in the pane in time")
 

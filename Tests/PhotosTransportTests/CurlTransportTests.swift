@@ -57,7 +57,9 @@ import Testing
     @Test func cancellingADownloadRemovesItsTempFileAtOnce() async throws {
         let server = try await FixtureServer.start()
         defer { Task { try? await server.shutdown() } }
-        let transport = try Self.transport(for: server)
+        // The stall would end the transfer only after 30 s: a cancel that waited for libcurl to
+        // give up would take that long.
+        let transport = try Self.transport(for: server) { $0.lowSpeedTime = .seconds(30) }
         let folder = try TemporaryFolder()
         let target = folder.url.appendingPathComponent("stalled.jpg")
 
@@ -69,7 +71,8 @@ import Testing
         let cancelled = ContinuousClock.now
         task.cancel()
         let outcome = await task.result
-        #expect(ContinuousClock.now - cancelled < .seconds(1))
+        // Generous for a loaded two-core machine, and far below the stall timeout.
+        #expect(ContinuousClock.now - cancelled < .seconds(5))
         #expect(throws: CancellationError.self) { try outcome.get() }
         #expect(try folder.contents().isEmpty, "neither the temp file nor the target remain")
     }
@@ -294,14 +297,20 @@ final class TemporaryFolder: Sendable {
     }
 }
 
-/// Polls `condition` until it holds, failing after `timeout`.
+/// Polls `condition` every 5 ms until it holds, failing once `timeout` has passed and at least
+/// as many polls have been made as fit in it: on a machine busy enough to starve the cooperative
+/// pool, the tasks the condition waits for get the time the polls got.
 func waitUntil(timeout: Duration = .seconds(5), _ condition: () -> Bool) async throws {
+    let interval = Duration.milliseconds(5)
     let deadline = ContinuousClock.now + timeout
+    let polls = Int(timeout / interval)
+    var made = 0
     while !condition() {
-        guard ContinuousClock.now < deadline else {
+        guard ContinuousClock.now < deadline || made < polls else {
             Issue.record("condition not met within \(timeout)")
             return
         }
-        try await Task.sleep(for: .milliseconds(5))
+        made += 1
+        try await Task.sleep(for: interval)
     }
 }
