@@ -1,9 +1,40 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+/// Every provider: a folder under Providers/ holding the target `<Name>Provider`, and, when it has
+/// one, its unit tests in Providers/<Name>/Tests (the target `<Name>ProviderTests`). Adding a
+/// provider is its name here, its folder, its Fixtures/<name>/, and one line in
+/// Providers/Registry/StandardProviders.swift.
+let providers = ["Flickr", "Placeholder"]
+
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
+func hasTests(_ provider: String) -> Bool {
+    FileManager.default.fileExists(atPath: "\(packageRoot)/Providers/\(provider)/Tests")
+}
+let providerTargets: [Target] = providers.flatMap { provider -> [Target] in
+    var targets: [Target] = [
+        .target(
+            name: "\(provider)Provider", dependencies: ["PhotosCore"], path: "Providers/\(provider)",
+            exclude: hasTests(provider) ? ["Tests"] : [])
+    ]
+    if hasTests(provider) {
+        targets.append(
+            .testTarget(
+                name: "\(provider)ProviderTests",
+                dependencies: [
+                    .target(name: "\(provider)Provider"), "PhotosCore", "PhotosTransport", "FixtureServerKit", "PhotosTestSupport",
+                ],
+                path: "Providers/\(provider)/Tests"))
+    }
+    return targets
+}
+let providerDependencies: [Target.Dependency] = providers.map { .target(name: "\($0)Provider") }
 
 let package = Package(
     name: "photos",
-    platforms: [.macOS(.v13)],
+    // Synchronization's Mutex needs macOS 15.
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "photos", targets: ["photos"]),
         .executable(name: "photos-fixture-server", targets: ["photos-fixture-server"]),
@@ -40,19 +71,18 @@ let package = Package(
         .target(name: "PhotosTransport", dependencies: ["PhotosCore", "CurlShim"]),
         .target(name: "PhotosTerminal", dependencies: ["PhotosCore"]),
         // Thumbnail grid and previews: decoders + libchafa (kept out of PhotosTerminal's C-free build).
-        .target(name: "PhotosImaging", dependencies: ["PhotosTerminal", "CChafa", "CTurboJPEG", "CPNG", "CWebP"]),
+        .target(name: "PhotosImaging", dependencies: ["PhotosCore", "PhotosTerminal", "CChafa", "CTurboJPEG", "CPNG", "CWebP"]),
         .target(name: "PhotosCache", dependencies: ["PhotosCore", .product(name: "GRDB", package: "GRDB.swift")]),
 
-        // MARK: Providers (each depends on the core only)
-        .target(name: "FlickrProvider", dependencies: ["PhotosCore"], path: "Providers/Flickr"),
-        .target(name: "PlaceholderProvider", dependencies: ["PhotosCore"], path: "Providers/Placeholder"),
+        // MARK: Providers (each depends on the core only; see `providers` above)
+        .target(name: "PhotosProviders", dependencies: ["PhotosCore"] + providerDependencies, path: "Providers/Registry"),
 
         // MARK: CLI
         .target(
             name: "PhotosCLI",
             dependencies: [
-                "PhotosCore", "PhotosTransport", "PhotosTerminal", "PhotosCache", "PhotosImaging", "FlickrProvider",
-                "PlaceholderProvider", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PhotosCore", "PhotosTransport", "PhotosTerminal", "PhotosCache", "PhotosImaging", "PhotosProviders",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "photos", dependencies: ["PhotosCLI"]),
@@ -89,7 +119,7 @@ let package = Package(
         .testTarget(name: "PhotosTerminalTests", dependencies: ["PhotosTerminal"]),
         .testTarget(name: "PhotosImagingTests", dependencies: ["PhotosImaging", "photos-grid-sample"]),
         .target(name: "PhotosTestSupport", dependencies: ["FixtureServerKit"], path: "Tests/PhotosTestSupport"),
-        .testTarget(name: "EndToEndTests", dependencies: ["FixtureServerKit", "PhotosTestSupport", "photos"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["FixtureServerKit", "PhotosTestSupport", "PhotosProviders", "photos"]),
         .testTarget(name: "PhotosCLITests", dependencies: ["PhotosCLI", "PhotosCache"]),
         .testTarget(
             name: "PhotosCacheTests",
@@ -102,5 +132,5 @@ let package = Package(
             name: "ProviderTests",
             dependencies: ["FlickrProvider", "PlaceholderProvider", "PhotosTransport", "FixtureServerKit"]
         ),
-    ]
+    ] + providerTargets
 )

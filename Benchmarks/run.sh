@@ -110,8 +110,9 @@ build() {
   GRID_SAMPLE="$BIN/photos-grid-sample"
   URLSESSION_FETCH="$BENCH_BIN/urlsession-fetch"
   RUSAGE_EXEC="$BENCH_BIN/rusage-exec"
+  TRANSPORT_FETCH="$BENCH_BIN/transport-fetch"
   local binary
-  for binary in "$PHOTOS" "$FIXTURE_SERVER" "$GRID_SAMPLE" "$URLSESSION_FETCH" "$RUSAGE_EXEC"; do
+  for binary in "$PHOTOS" "$FIXTURE_SERVER" "$GRID_SAMPLE" "$URLSESSION_FETCH" "$RUSAGE_EXEC" "$TRANSPORT_FETCH"; do
     [ -x "$binary" ] || { log "missing $binary (build without SKIP_BUILD)"; exit 1; }
   done
   if ldd "$PHOTOS" 2>/dev/null | grep -q libswiftCore; then
@@ -236,7 +237,7 @@ PY
   local common=(--stats-url "$url" --ca-file "$ca" --fresh-dir "$out" --expect-files "$count" --note "section=transport")
   local c0=(--stats-url "$url0" --ca-file "$ca" --fresh-dir "$out" --expect-files "$count" --note "section=transport;0ms")
 
-  measure "photos" "${common[@]}" -- "$PHOTOS" debug fetch --urls "$dir/urls.txt" --out "$out"
+  measure "photos" "${common[@]}" -- "$TRANSPORT_FETCH" --urls "$dir/urls.txt" --out "$out"
   measure "curl" "${common[@]}" -- curl -s --no-progress-meter --parallel --parallel-max "$streams" --cacert "$ca" -K "$dir/curl.cfg"
   if install_test_ca "$ca"; then
     measure "URLSession" "${common[@]}" -- "$URLSESSION_FETCH" --urls "$dir/urls.txt" --out "$out" --connections-per-host "$streams"
@@ -251,7 +252,7 @@ PY
     measure "h2load" --stats-url "$url" --ca-file "$ca" --note "section=transport;no files written" -- \
       h2load -n "$count" -c 1 -m "$streams" -i "$dir/urls.txt"
   fi
-  measure "photos@0ms" "${c0[@]}" -- "$PHOTOS" debug fetch --urls "$dir/urls0.txt" --out "$out"
+  measure "photos@0ms" "${c0[@]}" -- "$TRANSPORT_FETCH" --urls "$dir/urls0.txt" --out "$out"
   measure "curl@0ms" "${c0[@]}" -- curl -s --no-progress-meter --parallel --parallel-max "$streams" --cacert "$ca" -K "$dir/curl0.cfg"
 
   report "$count" "$streams" "$latency" <<'PY'
@@ -261,7 +262,7 @@ rows = rows("transport")
 photos = rows["photos"]
 p = photos["median_wall_ms"]
 notes = {
-    "photos": "photos debug fetch (libcurl multi, 1 connection per host)",
+    "photos": "photos' transport (Benchmarks/transport-fetch: libcurl multi, 1 connection per host)",
     "curl": "--parallel --parallel-max %d" % streams,
     "URLSession": "FoundationNetworking (libcurl), httpMaximumConnectionsPerHost %d" % streams,
     "wget2": "--http2 --max-threads=5 (one connection per thread)",

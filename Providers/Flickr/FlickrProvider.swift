@@ -5,16 +5,41 @@ import PhotosCore
 /// (`flickr.photos.getRecent`) and detail (`getInfo` + `getSizes` in parallel).
 ///
 /// Settings: `FLICKR_API_KEY` (required), `PHOTOS_FLICKR_API`, `PHOTOS_FLICKR_STATIC`.
-public struct FlickrProvider: PhotoProvider {
+public struct FlickrProvider: RegisteredProvider {
     public static let name = "flickr"
-    public static let summary = "Flickr search (--query) or recent photos; needs FLICKR_API_KEY"
     /// Flickr's largest `per_page`.
     public static let maxPerPage = 500
     /// Flickr serves only the first 4000 results of a search.
     public static let searchResultLimit = 4000
 
-    public var name: String { Self.name }
-    public var maxPerPage: Int { Self.maxPerPage }
+    public static let descriptor = ProviderDescriptor(
+        name: name,
+        summary: "Flickr search (--query) or recent photos; needs FLICKR_API_KEY",
+        homepage: "https://www.flickr.com/services/api/",
+        settings: [
+            ProviderSetting(
+                variable: "FLICKR_API_KEY", configKey: "flickr.api_key",
+                summary: "Flickr API key (https://www.flickr.com/services/api/misc.api_keys.html)", role: .key,
+                isSecret: true, isRequired: true),
+            .endpoint("PHOTOS_FLICKR_API", configKey: "flickr.api", default: FlickrAPI.defaultEndpoint, summary: "Flickr REST endpoint"),
+            ProviderSetting(
+                variable: "PHOTOS_FLICKR_STATIC", configKey: "flickr.static",
+                summary: "image host for responses without image URLs", defaultValue: FlickrAPI.defaultStaticHost),
+        ],
+        filters: [
+            ProviderFilter("tags", "photos with these tags, comma-separated", example: "beach,sunset"),
+            ProviderFilter("tag_mode", "any tag (any) or every tag (all)", example: "all", values: ["any", "all"]),
+            ProviderFilter("user", "one member's photos (NSID or path alias)", example: "105731165@N07", aliases: ["user_id"]),
+            ProviderFilter(
+                "sort", "order of search results", example: "interestingness-desc",
+                values: [
+                    "date-posted-desc", "date-posted-asc", "date-taken-desc", "date-taken-asc", "interestingness-desc",
+                    "interestingness-asc", "relevance",
+                ]),
+            ProviderFilter("license", "licence ids, comma-separated (4 = CC BY 2.0, 9 = CC0, 10 = public domain)", example: "4,9,10"),
+            ProviderFilter("safe_search", "1 safe, 2 moderate, 3 restricted", example: "1", values: ["1", "2", "3"]),
+        ],
+        idSyntax: "flickr:<digits>", idExample: "flickr:53624890009", maxPerPage: maxPerPage, paging: .pageNumbers)
 
     private let http: any HTTPFetching
     private let api: FlickrAPI
@@ -68,6 +93,8 @@ public struct FlickrProvider: PhotoProvider {
             if let tags { parameters.append(("tags", tags)) }
             if let user { parameters.append(("user_id", user)) }
             if let mode = filter(query, "tag_mode") { parameters.append(("tag_mode", mode)) }
+            if let license = filter(query, "license") { parameters.append(("license", license)) }
+            if let safe = filter(query, "safe_search") { parameters.append(("safe_search", safe)) }
             if let sort = filter(query, "sort") {
                 parameters.append(("sort", sort))
             } else if !text.isEmpty {

@@ -5,15 +5,20 @@ import PhotosCore
 /// `X-Total-Count`, full-text `q=`, and the `album` filter (`albumId=`, comma-separated for several).
 ///
 /// Settings: `PHOTOS_PLACEHOLDER_API` (default https://jsonplaceholder.typicode.com).
-public struct PlaceholderProvider: PhotoProvider {
+public struct PlaceholderProvider: RegisteredProvider {
     public static let name = "placeholder"
-    public static let summary = "jsonplaceholder sample photos; --query, --album N"
     public static let defaultBaseURL = "https://jsonplaceholder.typicode.com"
     /// json-server has no limit of its own; photos asks for at most this many at once.
     public static let maxPerPage = 500
 
-    public var name: String { Self.name }
-    public var maxPerPage: Int { Self.maxPerPage }
+    public static let descriptor = ProviderDescriptor(
+        name: name,
+        summary: "jsonplaceholder sample data (not real photos); --query, --album N",
+        homepage: "https://jsonplaceholder.typicode.com",
+        settings: [.endpoint("PHOTOS_PLACEHOLDER_API", configKey: "placeholder.api", default: defaultBaseURL, summary: "jsonplaceholder base URL")],
+        filters: [ProviderFilter("album", "one album (1 to 100), or several comma-separated", example: "3", aliases: ["albumId"])],
+        idSyntax: "placeholder:<n>", idExample: "placeholder:17", maxPerPage: maxPerPage, paging: .pageNumbers,
+        isSampleData: true)
 
     private let http: any HTTPFetching
     /// Base URL without a trailing slash.
@@ -160,6 +165,19 @@ public struct PlaceholderProvider: PhotoProvider {
         charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     static func allowed(_ url: String) -> String? { URLPolicy.isAllowed(url) ? url : nil }
+
+    /// What a placeholder image URL drew (`https://via.placeholder.com/150/92c952`: a 150 px
+    /// square of #92c952 labelled `150x150`), so photos can draw it when that host is gone.
+    public func syntheticImage(for url: String) -> SyntheticImage? {
+        guard let path = URLComponents(string: url)?.path else { return nil }
+        let segments = path.split(separator: "/")
+        guard segments.count >= 2, let edge = Self.edge(of: url), (1...2000).contains(edge),
+            let colour = segments.last, [3, 6].contains(colour.count), colour.allSatisfy(\.isHexDigit)
+        else { return nil }
+        let hex = colour.count == 3 ? colour.map { "\($0)\($0)" }.joined() : String(colour)
+        guard let rgb = UInt32(hex, radix: 16) else { return nil }
+        return SyntheticImage(width: edge, height: edge, rgb: rgb, label: "\(edge)x\(edge)")
+    }
 
     /// The edge length in a placeholder image URL: the first all-digit path segment
     /// (`https://via.placeholder.com/600/92c952` -> 600), if plausible.

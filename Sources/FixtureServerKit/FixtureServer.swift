@@ -141,6 +141,21 @@ public final class FixtureServer: Sendable {
         "{\"url\":\(jsonQuoted(url)),\"ca_file\":\(jsonQuoted(caFile))}"
     }
 
+    /// The environment that points `photos` at this server: its CA, and every provider's endpoints,
+    /// image hosts and test credentials from `Fixtures/*/emulation.json`.
+    public var photosEnvironment: [String: String] {
+        var environment = FixtureProviderEmulation(fixtures: core.configuration.fixturesDirectory).settings(server: url)
+        environment["PHOTOS_CA_BUNDLE"] = caFile
+        return environment
+    }
+
+    /// ``photosEnvironment`` as `NAME='value'` lines a POSIX shell can source.
+    public var photosEnvironmentScript: String {
+        photosEnvironment.sorted { $0.key < $1.key }.map { name, value in
+            "\(name)='\(value.replacingOccurrences(of: "'", with: "'\\''"))'\n"
+        }.joined()
+    }
+
     // MARK: Setup
 
     private static func makeSSLContext(tlsDirectory: URL, offerHTTP2: Bool) throws -> NIOSSLContext {

@@ -21,6 +21,9 @@ public struct FixtureServerConfiguration: Sendable {
     public var routes: [FixtureRouteHandler]
     /// Whether ALPN offers `h2`; false makes an HTTP/1.1-only server (for fallback tests).
     public var offerHTTP2 = true
+    /// Where jsonplaceholder's image URLs point: nil for this server's `/placeholder-img`; set it
+    /// to a host that cannot be reached to serve what real users get (via.placeholder.com is gone).
+    public var placeholderImageBase: String?
 
     /// Creates a configuration; every parameter has a default suitable for tests.
     public init(

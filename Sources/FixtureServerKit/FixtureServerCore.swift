@@ -73,7 +73,8 @@ final class FixtureServerCore: Sendable {
 
     init(configuration: FixtureServerConfiguration) {
         self.configuration = configuration
-        self.routes = Locked(configuration.routes + [FixtureProviderEmulation(fixtures: configuration.fixturesDirectory).route])
+        self.routes = Locked(configuration.routes + [FixtureProviderEmulation(
+            fixtures: configuration.fixturesDirectory, placeholderImageBase: configuration.placeholderImageBase).route])
         let candidates = [configuration.fixturesDirectory, FixtureServerConfiguration.defaultFixturesDirectory]
             .map { $0.appendingPathComponent("images/base-thumb.jpg") }
         self.thumbnailBase = candidates.lazy

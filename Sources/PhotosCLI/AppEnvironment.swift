@@ -1,11 +1,10 @@
-import FlickrProvider
 import Foundation
 import PhotosCache
 import PhotosCore
 import PhotosImaging
+import PhotosProviders
 import PhotosTerminal
 import PhotosTransport
-import PlaceholderProvider
 
 /// Everything a command needs from the outside world: settings from the environment and the
 /// config file, where the cache lives, the terminal, and the providers.
@@ -17,18 +16,24 @@ struct AppEnvironment {
     let settings: [String: String]
     let registry: ProviderRegistry
 
-    /// Config keys and the environment variables they stand for.
-    static let configKeys: [String: String] = [
-        "flickr.api_key": "FLICKR_API_KEY",
-        "flickr.api": "PHOTOS_FLICKR_API",
-        "flickr.static": "PHOTOS_FLICKR_STATIC",
-        "placeholder.api": "PHOTOS_PLACEHOLDER_API",
-        "tls.ca_bundle": "PHOTOS_CA_BUNDLE",
-        "cache.dir": "PHOTOS_CACHE_DIR",
-        "defaults.opener": "PHOTOS_OPENER",
+    /// Settings of photos itself (not of a provider), as environment variable and config key.
+    static let coreSettings: [ProviderSetting] = [
+        ProviderSetting(variable: "PHOTOS_CA_BUNDLE", configKey: "tls.ca_bundle", summary: "extra CA certificates (PEM) to trust"),
+        ProviderSetting(variable: "PHOTOS_CACHE_DIR", configKey: "cache.dir", summary: "cache folder (default $XDG_CACHE_HOME/photos)"),
+        ProviderSetting(variable: "PHOTOS_OPENER", configKey: "defaults.opener", summary: "viewer for show --open (default xdg-open / open)"),
     ]
 
-    static func load(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> AppEnvironment {
+    /// Config keys and the environment variables they stand for: photos' own, then every
+    /// registered provider's.
+    static func configKeys(_ registry: ProviderRegistry) -> [String: String] {
+        var keys: [String: String] = [:]
+        for setting in coreSettings + registry.settings { keys[setting.configKey] = setting.variable }
+        return keys
+    }
+
+    static func load(
+        environment: [String: String] = ProcessInfo.processInfo.environment, registry: ProviderRegistry = .standard
+    ) throws -> AppEnvironment {
         let path = ConfigFile.location(environment: environment)
         let config: ConfigFile
         do {
@@ -36,6 +41,7 @@ struct AppEnvironment {
         } catch let error as ConfigFile.ParseError {
             throw PhotosError.usage("config file \(error.description)")
         }
+        let configKeys = configKeys(registry)
         var settings: [String: String] = [:]
         for (key, variable) in configKeys {
             if let value = config.values[key] { settings[variable] = value }
@@ -43,7 +49,7 @@ struct AppEnvironment {
         for variable in Set(configKeys.values) {
             if let value = environment[variable], !value.isEmpty { settings[variable] = value }
         }
-        return AppEnvironment(environment: environment, config: config, settings: settings, registry: .standard)
+        return AppEnvironment(environment: environment, config: config, settings: settings, registry: registry)
     }
 
     /// The cache root: PHOTOS_CACHE_DIR, else $XDG_CACHE_HOME/photos, else ~/.cache/photos.
@@ -56,8 +62,12 @@ struct AppEnvironment {
         return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache/photos", isDirectory: true)
     }
 
-    /// The default provider: config `[defaults] provider`, else placeholder.
-    var defaultProvider: String { config.values["defaults.provider"] ?? PlaceholderProvider.name }
+    /// What `--provider` means when it is not given: config `[defaults] provider`, else every
+    /// provider that is ready and serves real photos.
+    var defaultProviders: String? { config.values["defaults.provider"] }
+
+    /// Providers ready to use now: keyless ones and keyed ones whose key is set.
+    var readyProviders: [ProviderDescriptor] { registry.descriptors.filter { $0.isConfigured(settings) } }
 
     func makeTransport() throws -> CurlTransport {
         var configuration = TransportConfiguration.fromEnvironment(environment)
@@ -72,9 +82,9 @@ struct AppEnvironment {
         ProviderContext(http: http, settings: settings)
     }
 
-    /// Whether a provider can be used without more set-up (Flickr needs an API key).
+    /// Whether a provider can be used without more set-up (a key it needs is set).
     func isConfigured(_ name: String) -> Bool {
-        name != FlickrProvider.name || !(settings["FLICKR_API_KEY"] ?? "").isEmpty
+        registry.descriptor(name)?.isConfigured(settings) ?? false
     }
 
     var stdoutIsTerminal: Bool { TTY.isTerminal(STDOUT_FILENO, environment: environment) }
@@ -96,14 +106,4 @@ struct AppEnvironment {
         if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 20 { return columns }
         return 100
     }
-}
-
-extension ProviderRegistry {
-    /// Every provider photos ships with. Adding a provider is one line here.
-    static let standard: ProviderRegistry = {
-        var registry = ProviderRegistry()
-        registry.register(FlickrProvider.name, summary: FlickrProvider.summary) { FlickrProvider(context: $0) }
-        registry.register(PlaceholderProvider.name, summary: PlaceholderProvider.summary) { PlaceholderProvider(context: $0) }
-        return registry
-    }()
 }

@@ -8,8 +8,11 @@ extension PhotosCommand {
         static let configuration = CommandConfiguration(
             abstract: "List or search photos from one provider or all of them.",
             discussion: """
-                Without --query a provider lists its default feed (Flickr: recent photos). \
-                Thumbnails are fetched in parallel into the cache; JSON output names each file \
+                Without --provider, photos asks every provider that is ready and serves real \
+                photos (see photos providers), or the config's [defaults] provider. Without \
+                --query a provider lists its default feed (Flickr: recent photos). Filters that \
+                one provider understands are given as --filter key=value (photos providers lists \
+                them). Thumbnails are fetched in parallel into the cache; JSON output names each file \
                 in thumbnail_path.
 
                 A page listed less than 10 minutes ago (config [cache] listing_ttl_seconds) comes \
@@ -19,8 +22,10 @@ extension PhotosCommand {
                 "age_seconds".
 
                 Examples:
-                  photos list                                   # default provider, first page
+                  photos list --query lighthouse                # every ready provider, merged
+                  photos list --provider commons                # Wikimedia Commons' featured pictures
                   photos list --provider flickr --query dogs    # Flickr search
+                  photos list --provider flickr --query dogs --filter license=9,10 --filter sort=interestingness-desc
                   photos list --provider flickr                 # Flickr recent photos
                   photos list --provider placeholder --album 3 --per-page 50
                   photos list --provider all --query sunt --format json
@@ -39,8 +44,10 @@ extension PhotosCommand {
         @Option(name: [.customShort("q"), .long], help: ArgumentHelp("Search text. Example: --query \"golden retriever\"", valueName: "text"))
         var query: String?
 
-        @Option(help: ArgumentHelp("Only this album (placeholder). Example: --album 3", valueName: "n"))
+        @Option(help: ArgumentHelp("Only this album (placeholder; the same as --filter album=N). Example: --album 3", valueName: "n"))
         var album: Int?
+
+        @OptionGroup var filterOptions: FilterOptions
 
         @Option(help: ArgumentHelp("Page to start at (1 is the first). Example: --page 2", valueName: "n"))
         var page: Int = 1
@@ -81,7 +88,7 @@ extension PhotosCommand {
 
         func run() async throws {
             let request = ListingRequest(
-                providers: provider, text: query, album: album, page: page, perPage: perPage,
+                providers: provider, text: query, filters: filterOptions.pairs(album: album), page: page, perPage: perPage,
                 limit: limit, walkAll: all, thumbnails: !noThumbnails, format: output.format,
                 columns: columns, graphics: pictures.graphics, mode: cacheOptions.mode)
             try await CommandRuntime.run {

@@ -10,7 +10,8 @@ import Synchronization
 struct ListingRequest: Sendable {
     var providers: String?
     var text: String?
-    var album: Int?
+    /// `--filter key=value` pairs (and `--album N` as `album=N`), as typed.
+    var filters: [(key: String, value: String)] = []
     var page: Int
     var perPage: Int?
     var limit: Int?
@@ -63,7 +64,7 @@ struct Listing {
     static let defaultPerPage = 30
 
     func run(_ request: ListingRequest) async throws {
-        let names = try resolveProviders(request.providers)
+        let names = try resolveProviders(request.providers, filters: request.filters)
         let cache = try environment.makeCache()
         defer { cache.close() }
         // Offline never starts libcurl: the warm path stays a few milliseconds.
@@ -129,9 +130,9 @@ struct Listing {
         }
 
         let photos = Self.interleave(listings.map(\.photos))
-        var thumbnails: [String: URL] = [:]
+        var thumbnails = Thumbnails()
         if request.thumbnails {
-            thumbnails = await fetchThumbnails(photos, cache: cache, http: transport, offline: request.mode == .offline)
+            thumbnails = await fetchThumbnails(photos, cache: cache, http: transport, offline: request.mode == .offline, context: context)
             try Task.checkCancellation()
         }
         try print(listings: listings, photos: photos, thumbnails: thumbnails, request: request)
@@ -139,34 +140,81 @@ struct Listing {
 
     // MARK: Providers
 
-    func resolveProviders(_ spec: String?) throws -> [String] {
-        let known = environment.registry.names
-        let requested = (spec ?? environment.defaultProvider)
+    /// The providers a listing asks: those named (`a,b`), every ready one (`all`), or, when none
+    /// is named, the config's `[defaults] provider`, else every ready provider of real photos.
+    /// With filters, only providers that understand them: a named one that does not is a usage
+    /// error naming the filters it knows.
+    func resolveProviders(_ spec: String?, filters: [(key: String, value: String)] = []) throws -> [String] {
+        let registry = environment.registry
+        let known = registry.names
+        let requested = (spec ?? environment.defaultProviders ?? "")
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
-        guard !requested.isEmpty else {
+        if spec != nil, requested.isEmpty {
             throw PhotosError.usage("--provider needs a name: \(known.joined(separator: ", ")) or all")
         }
-        if requested == ["all"] {
-            let configured = known.filter(environment.isConfigured)
-            for name in known where !configured.contains(name) {
-                Diagnostics.note("note: \(name) skipped: it needs an API key (set FLICKR_API_KEY; see photos --help)")
-            }
-            return configured
-        }
         var names: [String] = []
-        for name in requested {
-            guard known.contains(name) else {
-                throw PhotosError.usage("unknown provider '\(name)'; choose from \(known.joined(separator: ", ")) or all")
+        let chosenByPhotos = requested.isEmpty || requested == ["all"]
+        if requested.isEmpty {
+            names = environment.readyProviders.filter { !$0.isSampleData }.map(\.name)
+            guard !names.isEmpty else {
+                throw PhotosError.usage("no provider is ready to use; see photos providers, or name one with --provider")
             }
-            if !names.contains(name) { names.append(name) }
+        } else if requested == ["all"] {
+            for descriptor in registry.descriptors {
+                if descriptor.isConfigured(environment.settings) {
+                    names.append(descriptor.name)
+                } else {
+                    let needs = descriptor.requiredSettings.map(\.variable).joined(separator: " and ")
+                    Diagnostics.note("note: \(descriptor.name) skipped: it needs \(needs) (see photos providers)")
+                }
+            }
+        } else {
+            for name in requested {
+                guard known.contains(name) else {
+                    throw PhotosError.usage("unknown provider '\(name)'; choose from \(known.joined(separator: ", ")) or all")
+                }
+                if !names.contains(name) { names.append(name) }
+            }
         }
-        return names
+        guard !filters.isEmpty else { return names }
+
+        var understood: [String] = []
+        for name in names {
+            guard let descriptor = registry.descriptor(name) else { continue }
+            if let unknown = filters.first(where: { descriptor.filter(named: $0.key) == nil }) {
+                let knows = descriptor.filters.isEmpty ? "it has no filters" : "it knows \(descriptor.filters.map(\.name).joined(separator: ", "))"
+                if !chosenByPhotos {
+                    throw PhotosError.usage("\(name) has no filter '\(unknown.key)'; \(knows)")
+                }
+                Diagnostics.note("note: \(name) skipped: it has no filter '\(unknown.key)'")
+                continue
+            }
+            for (key, value) in filters {
+                try descriptor.filter(named: key)?.validate(value, provider: name)
+            }
+            understood.append(name)
+        }
+        guard !understood.isEmpty else {
+            let keys = Set(filters.map(\.key)).sorted().joined(separator: ", ")
+            let offers = registry.descriptors.filter { !$0.filters.isEmpty }
+                .map { "\($0.name): \($0.filters.map(\.name).joined(separator: ", "))" }.joined(separator: "; ")
+            throw PhotosError.usage("no provider has the filter \(keys); filters by provider: \(offers)")
+        }
+        return understood
+    }
+
+    /// `filters` under the names `descriptor` uses (its aliases resolved), later values winning.
+    static func canonicalFilters(_ filters: [(key: String, value: String)], for descriptor: ProviderDescriptor) -> [String: String] {
+        var result: [String: String] = [:]
+        for (key, value) in filters {
+            result[descriptor.filter(named: key)?.name ?? key] = value
+        }
+        return result
     }
 
     func fetch(_ request: ListingRequest, from provider: any PhotoProvider, cache: PhotoCache) async throws -> ProviderListing {
         let perPage = min(request.perPage ?? request.limit.map { min($0, provider.maxPerPage) } ?? Self.defaultPerPage, provider.maxPerPage)
-        var filters: [String: String] = [:]
-        if let album = request.album { filters["album"] = String(album) }
+        let filters = environment.registry.descriptor(provider.name).map { Self.canonicalFilters(request.filters, for: $0) } ?? [:]
         let walks = request.walkAll || request.limit != nil
         var listing = ProviderListing(
             name: provider.name, firstPage: request.page, lastPage: request.page, perPage: perPage,
@@ -215,13 +263,24 @@ struct Listing {
 
     // MARK: Thumbnails
 
-    func fetchThumbnails(_ photos: [Photo], cache: PhotoCache, http: any HTTPFetching, offline: Bool) async -> [String: URL] {
+    /// Thumbnail files by URL, and which of them photos drew itself.
+    struct Thumbnails {
+        var files: [String: URL] = [:]
+        var synthesized: Set<String> = []
+
+        func path(_ photo: Photo) -> String? { photo.thumbnailURL.flatMap { files[$0]?.path } }
+        func isSynthesized(_ photo: Photo) -> Bool { photo.thumbnailURL.map(synthesized.contains) ?? false }
+    }
+
+    func fetchThumbnails(
+        _ photos: [Photo], cache: PhotoCache, http: any HTTPFetching, offline: Bool, context: ProviderContext
+    ) async -> Thumbnails {
         let items = photos.compactMap { photo in photo.thumbnailURL.map { (url: $0, provider: Optional(photo.provider)) } }
         let urls = items.map(\.url)
-        guard !urls.isEmpty else { return [:] }
+        guard !urls.isEmpty else { return Thumbnails() }
         let fetcher = ImageFetcher(cache: cache, http: http, offline: offline)
         let bar = Mutex<ProgressBar?>(nil)
-        let batch = await fetcher.fetchAll(items) { downloads in
+        var batch = await fetcher.fetchAll(items) { downloads in
             guard downloads > 0 else { return }
             bar.withLock {
                 $0 = ProgressBar(label: "Thumbnails", total: downloads, enabled: environment.stderrIsTerminal, write: { Diagnostics.raw($0) })
@@ -230,6 +289,7 @@ struct Listing {
             bar.withLock { $0?.advance(failed: failed) }
         }
         bar.withLock { $0?.finish() }
+        let drawn = synthesizeMissing(items, batch: &batch, offline: offline, context: context)
         if batch.notCached > 0 {
             Diagnostics.note("note: \(batch.notCached) of \(Set(urls).count) thumbnails are not cached (--offline)")
         }
@@ -240,13 +300,56 @@ struct Listing {
             if batch.refused > 0 { parts.append("\(batch.refused) refused (not an http or https URL)") }
             Diagnostics.warning("\(batch.failed) of \(Set(urls).count) thumbnails could not be fetched: \(parts.joined(separator: "; "))")
         }
-        return batch.files
+        return Thumbnails(files: batch.files, synthesized: drawn)
+    }
+
+    /// Draws the thumbnails whose host failed (or, offline, were drawn before) when their
+    /// provider says what they show (jsonplaceholder's coloured squares), and takes them out of
+    /// the batch's failures. Says once what it did.
+    private func synthesizeMissing(
+        _ items: [(url: String, provider: String?)], batch: inout ImageFetcher.Batch, offline: Bool, context: ProviderContext
+    ) -> Set<String> {
+        let folder = environment.cacheRoot.appendingPathComponent("synthesized", isDirectory: true)
+        var providers: [String: any PhotoProvider] = [:]
+        var drawn: Set<String> = []
+        var hosts: Set<String> = []
+        for (url, name) in items where batch.files[url] == nil && !drawn.contains(url) {
+            let host = ImageFetcher.host(url)
+            guard offline || batch.failuresByHost[host] != nil, let name else { continue }
+            if providers[name] == nil { providers[name] = environment.registry.make(name, context: context) }
+            guard let picture = providers[name]?.syntheticImage(for: url) else { continue }
+            let file = folder.appendingPathComponent(picture.fileName)
+            do {
+                if !FileManager.default.fileExists(atPath: file.path) {
+                    guard !offline else { continue }
+                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                    try SyntheticImageRenderer.png(picture).write(to: file, options: .atomic)
+                }
+            } catch {
+                Diagnostics.warning("could not draw a thumbnail for \(host): \(error)")
+                continue
+            }
+            batch.files[url] = file
+            drawn.insert(url)
+            hosts.insert(host)
+            if let failure = batch.failuresByHost[host] {
+                batch.failuresByHost[host] = failure.count > 1 ? (failure.error, failure.count - 1) : nil
+            } else if offline {
+                batch.notCached -= 1
+            }
+        }
+        if !drawn.isEmpty, !offline {
+            let names = hosts.sorted().joined(separator: ", ")
+            Diagnostics.note(
+                "note: \(names) cannot be reached; drew \(drawn.count) thumbnails from what their URLs describe (thumbnail_synthesized in JSON)")
+        }
+        return drawn
     }
 
     // MARK: Output
 
-    func print(listings: [ProviderListing], photos: [Photo], thumbnails: [String: URL], request: ListingRequest) throws {
-        let path: (Photo) -> String? = { photo in photo.thumbnailURL.flatMap { thumbnails[$0]?.path } }
+    func print(listings: [ProviderListing], photos: [Photo], thumbnails: Thumbnails, request: ListingRequest) throws {
+        let path = thumbnails.path
         switch request.format {
         case .json:
             let totals = listings.map(\.total)
@@ -254,7 +357,7 @@ struct Listing {
                 page: request.page, perPage: listings.first?.perPage ?? request.perPage ?? Self.defaultPerPage,
                 total: totals.contains(where: { $0 == nil }) ? nil : totals.compactMap { $0 }.reduce(0, +),
                 hasMore: listings.contains(where: \.hasMore),
-                photos: photos.map { PhotoJSON(photo: $0, thumbnailPath: path($0)) },
+                photos: photos.map { PhotoJSON(photo: $0, thumbnailPath: path($0), thumbnailSynthesized: thumbnails.isSynthesized($0)) },
                 providers: listings.map {
                     .init(
                         name: $0.name, firstPage: $0.firstPage, lastPage: $0.lastPage, total: $0.total, hasMore: $0.hasMore,
@@ -265,7 +368,7 @@ struct Listing {
             Output.write(try JSONOutput.encode(document, pretty: true) + "\n")
         case .jsonl:
             var text = ""
-            for photo in photos { text += try JSONOutput.encode(PhotoJSON(photo: photo, thumbnailPath: path(photo)), pretty: false) + "\n" }
+            for photo in photos { text += try JSONOutput.encode(PhotoJSON(photo: photo, thumbnailPath: path(photo), thumbnailSynthesized: thumbnails.isSynthesized(photo)), pretty: false) + "\n" }
             Output.write(text)
         case .grid where !photos.isEmpty:
             let graphics = environment.graphics(request.graphics)
@@ -312,7 +415,7 @@ struct Listing {
             var command = ["photos", "list"]
             if let providers = request.providers { command += ["--provider", ShellQuote.quote(providers)] }
             if let text = request.text { command += ["--query", ShellQuote.quote(text)] }
-            if let album = request.album { command += ["--album", String(album)] }
+            for (key, value) in request.filters { command += ["--filter", ShellQuote.quote("\(key)=\(value)")] }
             if let perPage = request.perPage { command += ["--per-page", String(perPage)] }
             command += ["--page", String(next)]
             line += " Next page: \(command.joined(separator: " "))"
@@ -391,7 +494,7 @@ struct ListingJSON: Encodable {
 /// Quotes a word for a POSIX shell, so printed commands can be pasted back.
 enum ShellQuote {
     static func quote(_ word: String) -> String {
-        let safe = word.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.,:/@".contains($0)) }
+        let safe = word.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.,:/@=".contains($0)) }
         if safe && !word.isEmpty { return word }
         return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }

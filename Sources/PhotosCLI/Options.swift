@@ -44,3 +44,35 @@ struct GraphicsOptions: ParsableArguments {
         valueName: "mode"))
     var graphics: GraphicsMode = .auto
 }
+
+/// `--filter key=value`, repeatable: filters one provider understands (see `photos providers`).
+struct FilterOptions: ParsableArguments {
+    @Option(name: .customLong("filter"), parsing: .singleValue, help: ArgumentHelp(
+        "A provider's filter as key=value; repeat for several. Which keys each provider knows: photos providers. Example: --filter license=cc0",
+        valueName: "key=value"))
+    var filters: [String] = []
+
+    func validate() throws {
+        for filter in filters {
+            guard Self.split(filter) != nil else {
+                throw ValidationError("--filter takes key=value, e.g. --filter license=cc0; got '\(filter)'")
+            }
+        }
+    }
+
+    /// The pairs in the order given, with `--album N` as `album=N` first.
+    func pairs(album: Int? = nil) -> [(key: String, value: String)] {
+        var pairs: [(key: String, value: String)] = []
+        if let album { pairs.append(("album", String(album))) }
+        pairs += filters.compactMap(Self.split)
+        return pairs
+    }
+
+    static func split(_ filter: String) -> (key: String, value: String)? {
+        guard let equals = filter.firstIndex(of: "=") else { return nil }
+        let key = filter[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
+        let value = filter[filter.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+        guard !key.isEmpty, !value.isEmpty else { return nil }
+        return (key, value)
+    }
+}

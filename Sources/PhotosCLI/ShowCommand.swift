@@ -104,7 +104,8 @@ struct Showing {
             throw PhotosError.usage("unknown provider '\(id.provider)' in \(text); choose from \(known.joined(separator: ", "))")
         }
         guard provider.isValidID(id.raw) else {
-            throw PhotosError.usage("'\(id.raw)' is not a valid \(id.provider) photo id")
+            let form = environment.registry.descriptor(id.provider).map { ": they look like \($0.idSyntax), e.g. \($0.idExample)" } ?? ""
+            throw PhotosError.usage("'\(TerminalText.fit(id.raw, width: 40))' is not a valid \(id.provider) photo id\(form)")
         }
         let detail: PhotoDetail
         if mode == .offline {

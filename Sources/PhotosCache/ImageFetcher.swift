@@ -119,7 +119,8 @@ public struct ImageFetcher: Sendable {
         var result: Result<URL, any Error>
     }
 
-    static func host(_ url: String) -> String {
+    /// The host of `url`, as failures are grouped.
+    public static func host(_ url: String) -> String {
         URLComponents(string: url)?.host ?? "unknown host"
     }
 }

@@ -29,6 +29,25 @@ public protocol PhotoProvider: Sendable {
 
     /// Whether `raw` is a well-formed id for this provider (never trust it as a file name).
     func isValidID(_ raw: String) -> Bool
+
+    /// The picture an image URL stands for, drawn locally when its host cannot be reached (see
+    /// ``SyntheticImage``); nil by default.
+    func syntheticImage(for url: String) -> SyntheticImage?
+}
+
+/// A provider photos ships: it describes itself, so the registry can offer it without making one.
+public protocol RegisteredProvider: PhotoProvider {
+    /// What the provider is, what it reads and understands: see ``ProviderDescriptor``.
+    static var descriptor: ProviderDescriptor { get }
+
+    /// A provider reading its settings from `context` (it never fails: a missing key is
+    /// reported when the provider is asked for something).
+    init(context: ProviderContext)
+}
+
+extension RegisteredProvider {
+    public var name: String { Self.descriptor.name }
+    public var maxPerPage: Int { Self.descriptor.maxPerPage }
 }
 
 extension PhotoProvider {
@@ -49,23 +68,62 @@ public struct ProviderContext: Sendable {
     }
 }
 
-/// The providers the CLI knows, by name.
+/// The providers the CLI knows, in the order they are shown.
 public struct ProviderRegistry: Sendable {
-    public typealias Factory = @Sendable (ProviderContext) -> any PhotoProvider
-
-    private var factories: [(name: String, summary: String, make: Factory)] = []
+    public private(set) var providers: [any RegisteredProvider.Type] = []
 
     public init() {}
 
-    public mutating func register(_ name: String, summary: String, _ make: @escaping Factory) {
-        factories.append((name, summary, make))
+    public init(_ providers: [any RegisteredProvider.Type]) {
+        self.providers = providers
     }
 
-    public var names: [String] { factories.map(\.name) }
+    public mutating func register(_ provider: any RegisteredProvider.Type) {
+        providers.append(provider)
+    }
 
-    public var summaries: [(name: String, summary: String)] { factories.map { ($0.name, $0.summary) } }
+    public var descriptors: [ProviderDescriptor] { providers.map { $0.descriptor } }
+
+    public var names: [String] { providers.map { $0.descriptor.name } }
+
+    public func descriptor(_ name: String) -> ProviderDescriptor? {
+        providers.first { $0.descriptor.name == name }?.descriptor
+    }
 
     public func make(_ name: String, context: ProviderContext) -> (any PhotoProvider)? {
-        factories.first { $0.name == name }?.make(context)
+        providers.first { $0.descriptor.name == name }.map { $0.init(context: context) }
     }
+
+    /// Every setting of every provider, in registration order.
+    public var settings: [ProviderSetting] { descriptors.flatMap(\.settings) }
+}
+
+/// A picture photos can draw itself when an image host is gone: a plain colour with a label,
+/// as placeholder services drew them. Providers describe it; the imaging layer draws it.
+public struct SyntheticImage: Sendable, Hashable {
+    public var width: Int
+    public var height: Int
+    /// The background colour, 0xRRGGBB.
+    public var rgb: UInt32
+    /// Short text drawn in the middle (digits, `x` and spaces), e.g. `150x150`.
+    public var label: String
+
+    public init(width: Int, height: Int, rgb: UInt32, label: String) {
+        self.width = width
+        self.height = height
+        self.rgb = rgb
+        self.label = label
+    }
+
+    /// A file name that is the same for the same picture: `150x150-92c952.png`.
+    public var fileName: String {
+        let hex = String(rgb, radix: 16)
+        return "\(width)x\(height)-\(String(repeating: "0", count: max(0, 6 - hex.count)))\(hex).png"
+    }
+}
+
+extension PhotoProvider {
+    /// The picture an image URL of this provider stands for, when the provider's images can be
+    /// drawn without their host; nil for real photos (the default).
+    public func syntheticImage(for url: String) -> SyntheticImage? { nil }
 }

@@ -21,6 +21,11 @@ struct PhotosFixtureServer: AsyncParsableCommand {
     @Option(name: .customLong("max-streams"), help: "HTTP/2 MAX_CONCURRENT_STREAMS.")
     var maxStreams = 100
 
+    @Option(
+        name: .customLong("env-file"),
+        help: "Write NAME='value' lines that point photos at this server (CA, endpoints, test key), for `set -a; . FILE`.")
+    var envFile: String?
+
     mutating func run() async throws {
         var configuration = FixtureServerConfiguration(
             port: port, latencyMilliseconds: latencyMs, maxConcurrentStreams: maxStreams)
@@ -28,6 +33,9 @@ struct PhotosFixtureServer: AsyncParsableCommand {
             configuration.fixturesDirectory = URL(fileURLWithPath: fixtures, isDirectory: true).standardizedFileURL
         }
         let server = try await FixtureServer.start(configuration)
+        if let envFile {
+            try server.photosEnvironmentScript.write(toFile: envFile, atomically: true, encoding: .utf8)
+        }
         FileHandle.standardOutput.write(Data((server.readyLine + "\n").utf8))
         await FixtureServer.waitForTerminationSignal()
         try await server.shutdown()

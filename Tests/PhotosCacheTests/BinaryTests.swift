@@ -30,7 +30,7 @@ import Testing
 
     @Test func secondListingComesFromTheCacheAndSaysSo() async throws {
         try await Self.withServer { server, _, photos in
-            let first = try await photos.run(["list", "--per-page", "6", "--format", "json"])
+            let first = try await photos.run(["list", "--provider", "placeholder", "--per-page", "6", "--format", "json"])
             #expect(first.status == 0, "\(first.stderr)")
             let firstJSON = try first.json()
             #expect(firstJSON["cached"] as? Bool == false && firstJSON["age_seconds"] as? Int == 0)
@@ -38,14 +38,14 @@ import Testing
             #expect(paths.count == 6 && paths.allSatisfy { $0.hasPrefix(photos.cacheFolder.path + "/images/") })
 
             server.resetStats()
-            let second = try await photos.run(["list", "--per-page", "6", "--format", "json"])
+            let second = try await photos.run(["list", "--provider", "placeholder", "--per-page", "6", "--format", "json"])
             let json = try second.json()
             #expect(json["cached"] as? Bool == true && (json["age_seconds"] as? Int).map { $0 >= 0 } == true)
             let providers = json["providers"] as? [[String: Any]] ?? []
             #expect(providers.first?["cached"] as? Bool == true && providers.first?["age_seconds"] is Int)
             #expect(server.stats().requests == 0, "listing and thumbnails both from the cache")
 
-            let offline = try await photos.run(["list", "--per-page", "6", "--offline", "--format", "json"])
+            let offline = try await photos.run(["list", "--provider", "placeholder", "--per-page", "6", "--offline", "--format", "json"])
             #expect(try offline.status == 0 && offline.json()["cached"] as? Bool == true)
             #expect(server.stats().requests == 0)
 
@@ -76,15 +76,15 @@ import Testing
         let server = try await FixtureServer.start(FixtureServerConfiguration(fixturesDirectory: FixtureFiles.root, routes: [emulation.route]))
         let photos = try Photos(server: server)
         defer { photos.remove() }
-        let first = try await photos.run(["list", "--per-page", "4", "--no-thumbnails"])
+        let first = try await photos.run(["list", "--provider", "placeholder", "--per-page", "4", "--no-thumbnails"])
         #expect(first.status == 0)
         try await server.shutdown()
-        let stale = try await photos.run(["list", "--per-page", "4", "--no-thumbnails", "--refresh", "--format", "json"])
+        let stale = try await photos.run(["list", "--provider", "placeholder", "--per-page", "4", "--no-thumbnails", "--refresh", "--format", "json"])
         #expect(stale.status == 0, "\(stale.stderr)")
         #expect(stale.stderr.contains("warning: placeholder: could not refresh, showing the cached listing from"))
         #expect(stale.stderr.contains(" ago: ") && stale.stderr.contains("127.0.0.1"))
         #expect(try stale.json()["cached"] as? Bool == true)
-        let expired = try await photos.run(["list", "--per-page", "4", "--no-thumbnails"], environment: ["PHOTOS_CACHE_LISTING_TTL_SECONDS": "0"])
+        let expired = try await photos.run(["list", "--provider", "placeholder", "--per-page", "4", "--no-thumbnails"], environment: ["PHOTOS_CACHE_LISTING_TTL_SECONDS": "0"])
         #expect(expired.status == 0 && expired.stderr.contains("could not refresh"))
     }
 
@@ -146,10 +146,10 @@ import Testing
                         for index in 0..<20 {
                             let page = String((worker + index) % 6 + 1)
                             let arguments: [String] = switch index % 4 {
-                            case 0: ["list", "--per-page", "12", "--page", page, "--format", "json"]
-                            case 1: ["list", "--per-page", "12", "--page", page, "--refresh"]
+                            case 0: ["list", "--provider", "placeholder", "--per-page", "12", "--page", page, "--format", "json"]
+                            case 1: ["list", "--provider", "placeholder", "--per-page", "12", "--page", page, "--refresh"]
                             case 2: ["show", "placeholder:\(worker * 20 + index + 1)", "--format", "json"]
-                            default: ["list", "--query", "sunt", "--per-page", "8", "--page", String(index % 3 + 1), "--format", "jsonl"]
+                            default: ["list", "--provider", "placeholder", "--query", "sunt", "--per-page", "8", "--page", String(index % 3 + 1), "--format", "jsonl"]
                             }
                             do {
                                 let run = try await photos.run(arguments, environment: environment)

@@ -65,8 +65,8 @@ public struct PhotosBinary: Sendable {
     public var environment: [String: String]
     public var cacheFolder: URL { home.appendingPathComponent("cache") }
 
-    /// A binary set up for `server` (its CA, its Flickr and jsonplaceholder emulation, the
-    /// test API key), or for no server at all.
+    /// A binary set up for `server` (its CA, every provider's emulation, the test API key), or
+    /// for no server at all.
     public init(server: FixtureServer?) throws {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("photos-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
@@ -79,11 +79,8 @@ public struct PhotosBinary: Sendable {
             "TERM": "xterm-256color",
         ]
         if let server {
-            environment["PHOTOS_CA_BUNDLE"] = server.caFile
-            environment["PHOTOS_FLICKR_API"] = server.url + "/services/rest/"
-            environment["PHOTOS_FLICKR_STATIC"] = server.url + "/flickr-static"
-            environment["PHOTOS_PLACEHOLDER_API"] = server.url
-            environment["FLICKR_API_KEY"] = FixtureProviderEmulation.validFlickrAPIKey
+            // Every provider's endpoints, image hosts and test key, from Fixtures/*/emulation.json.
+            environment.merge(server.photosEnvironment) { $1 }
         }
     }
 

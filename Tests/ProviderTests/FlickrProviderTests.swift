@@ -362,7 +362,7 @@ import Testing
     @Test func metadata() {
         let provider = Self.provider(.flickrFixtures())
         #expect(FlickrProvider.name == "flickr" && provider.name == "flickr")
-        #expect(!FlickrProvider.summary.isEmpty && !FlickrProvider.summary.contains("\n"))
+        #expect(!FlickrProvider.descriptor.summary.isEmpty && !FlickrProvider.descriptor.summary.contains("\n"))
         #expect(provider.maxPerPage == 500)
     }
 

@@ -158,6 +158,18 @@ import Testing
         _ = try await provider.list(ListQuery(perPage: 3))
         #expect(http.requestedURLs == ["https://jsonplaceholder.typicode.com/photos?_page=1&_limit=3"])
         #expect(PlaceholderProvider.name == "placeholder" && provider.name == "placeholder")
-        #expect(!PlaceholderProvider.summary.isEmpty)
+        #expect(!PlaceholderProvider.descriptor.summary.isEmpty)
+    }
+
+    @Test func imageURLsSayWhatTheyDrew() throws {
+        let provider = Self.provider(FakeHTTP { _ in FakeHTTP.response("[]") })
+        #expect(provider.syntheticImage(for: "https://via.placeholder.com/150/92c952")
+            == SyntheticImage(width: 150, height: 150, rgb: 0x92C952, label: "150x150"))
+        #expect(provider.syntheticImage(for: "https://via.placeholder.com/600/fff")
+            == SyntheticImage(width: 600, height: 600, rgb: 0xFFFFFF, label: "600x600"))
+        #expect(provider.syntheticImage(for: "https://via.placeholder.com/600/92c95") == nil, "5 hex digits is no colour")
+        #expect(provider.syntheticImage(for: "https://via.placeholder.com/99999/92c952") == nil, "too large to draw")
+        #expect(provider.syntheticImage(for: "https://via.placeholder.com/150/zzzzzz") == nil)
+        #expect(provider.syntheticImage(for: "not a url") == nil)
     }
 }

@@ -1,7 +1,7 @@
 // urlsession-fetch --urls FILE --out DIR [--connections-per-host N]
 //
 // Downloads every URL of a list concurrently with one URLSession and writes each body to
-// DIR/<index>, then prints the same JSON summary as `photos debug fetch`:
+// DIR/<index>, then prints the same JSON summary as `transport-fetch`:
 // {"files":N,"failed":N,"bytes":N,"wall_ms":N}
 //
 // On Linux URLSession trusts only the system CA store, so the test CA has to be installed there

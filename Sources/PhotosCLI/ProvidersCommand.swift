@@ -1,0 +1,167 @@
+import ArgumentParser
+import Foundation
+import PhotosCore
+import PhotosProviders
+import PhotosTerminal
+
+extension PhotosCommand {
+    /// `photos providers`: every provider, what it needs, and whether it is ready.
+    struct Providers: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show every provider, what it needs, and whether it is ready to use.",
+            discussion: """
+                A provider is ready when every setting it needs is set (in the environment or \
+                the config file). Ready providers of real photos are the ones photos asks when \
+                no --provider is given; --provider all adds the sample data.
+
+                Examples:
+                  photos providers
+                  photos providers --verbose              # settings and filters of each
+                  photos providers --format json | jq '.[] | select(.configured)'
+                """
+        )
+
+        enum Format: String, ExpressibleByArgument, CaseIterable {
+            case table, json
+        }
+
+        @Option(help: ArgumentHelp("Output format: table or json.", valueName: "format"))
+        var format: Format = .table
+
+        @Flag(name: .shortAndLong, help: "Also list each provider's settings and filters.")
+        var verbose = false
+
+        func run() async throws {
+            let format = format
+            let verbose = verbose
+            try await CommandRuntime.run {
+                let environment = try AppEnvironment.load()
+                let report = ProviderReport(environment: environment)
+                switch format {
+                case .json: Output.write(try JSONOutput.encode(report.entries, pretty: true) + "\n")
+                case .table: Output.write(report.table(width: environment.terminalWidth, verbose: verbose))
+                }
+            }
+        }
+    }
+}
+
+/// What `photos providers` shows about each registered provider.
+struct ProviderReport {
+    struct Entry: Encodable {
+        var descriptor: ProviderDescriptor
+        var configured: Bool
+        var endpoint: String?
+
+        enum Keys: String, CodingKey {
+            case name, summary, needs, configured, endpoint, homepage, filters, paging
+            case idSyntax = "id_syntax", maxPerPage = "max_per_page", sampleData = "sample_data", settings
+        }
+
+        struct FilterJSON: Encodable {
+            var filter: ProviderFilter
+            enum Keys: String, CodingKey { case name, summary, example, values }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Keys.self)
+                try container.encode(filter.name, forKey: .name)
+                try container.encode(filter.summary, forKey: .summary)
+                try container.encode(filter.example, forKey: .example)
+                try container.encode(filter.values, forKey: .values)
+            }
+        }
+
+        struct SettingJSON: Encodable {
+            var setting: ProviderSetting
+            enum Keys: String, CodingKey {
+                case variable, summary, secret, required
+                case configKey = "config_key", defaultValue = "default"
+            }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Keys.self)
+                try container.encode(setting.variable, forKey: .variable)
+                try container.encode(setting.configKey, forKey: .configKey)
+                try container.encode(setting.summary, forKey: .summary)
+                try container.encode(setting.isSecret, forKey: .secret)
+                try container.encode(setting.isRequired, forKey: .required)
+                try container.encode(setting.defaultValue, forKey: .defaultValue)
+            }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(descriptor.name, forKey: .name)
+            try container.encode(descriptor.summary, forKey: .summary)
+            try container.encode(descriptor.requiredSettings.map(\.variable), forKey: .needs)
+            try container.encode(configured, forKey: .configured)
+            try container.encode(endpoint, forKey: .endpoint)
+            try container.encode(descriptor.homepage, forKey: .homepage)
+            try container.encode(descriptor.filters.map(FilterJSON.init), forKey: .filters)
+            try container.encode(descriptor.paging.rawValue, forKey: .paging)
+            try container.encode(descriptor.idSyntax, forKey: .idSyntax)
+            try container.encode(descriptor.maxPerPage, forKey: .maxPerPage)
+            try container.encode(descriptor.isSampleData, forKey: .sampleData)
+            try container.encode(descriptor.settings.map(SettingJSON.init), forKey: .settings)
+        }
+    }
+
+    let entries: [Entry]
+
+    init(environment: AppEnvironment) {
+        entries = environment.registry.descriptors.map { descriptor in
+            Entry(
+                descriptor: descriptor, configured: descriptor.isConfigured(environment.settings),
+                endpoint: descriptor.endpoint(environment.settings))
+        }
+    }
+
+    func table(width: Int, verbose: Bool) -> String {
+        var table = Table(columns: [
+            .init("PROVIDER", maxWidth: 12), .init("READY", maxWidth: 24), .init("IDS", maxWidth: 22), .init("ABOUT"),
+        ])
+        for entry in entries {
+            let needs = entry.descriptor.requiredSettings.map(\.variable).joined(separator: ", ")
+            let ready = entry.configured ? "yes" : "no: set \(needs)"
+            table.append([entry.descriptor.name, ready, entry.descriptor.idSyntax, entry.descriptor.summary])
+        }
+        var text = table.render(width: width)
+        guard verbose else {
+            return text + "\nFilters and settings of each: photos providers --verbose\n"
+        }
+        for entry in entries {
+            let descriptor = entry.descriptor
+            text += "\n\(descriptor.name): \(descriptor.summary)\n"
+            text += "  home page: \(descriptor.homepage)\n"
+            text += "  endpoint: \(entry.endpoint ?? "-")\n"
+            text += "  pages: up to \(descriptor.maxPerPage) photos a page, by \(descriptor.paging.rawValue)\n"
+            text += "  ids: \(descriptor.idSyntax), e.g. \(descriptor.idExample)\n"
+            for setting in descriptor.settings {
+                let value = setting.isSecret ? "" : setting.defaultValue.map { " (default \($0))" } ?? ""
+                text += "  setting: \(setting.variable) / [\(ProviderHelp.section(setting.configKey))] \(ProviderHelp.key(setting.configKey)): \(setting.summary)\(value)\n"
+            }
+            for filter in descriptor.filters {
+                let values = filter.values.map { " (\($0.joined(separator: ", ")))" } ?? ""
+                text += "  --filter \(filter.name)=\(filter.example): \(filter.summary)\(values)\n"
+            }
+        }
+        return text
+    }
+}
+
+/// Provider facts for the root command's `--help`, from the registry.
+enum ProviderHelp {
+    static var table: String {
+        ProviderRegistry.standard.descriptors.map { descriptor in
+            "  \(descriptor.name.padding(toLength: 12, withPad: " ", startingAt: 0))\(descriptor.summary)"
+        }.joined(separator: "\n")
+    }
+
+    /// Every setting as `VARIABLE ([section] key)`.
+    static var settings: String {
+        (AppEnvironment.coreSettings + ProviderRegistry.standard.settings).map {
+            "\($0.variable) ([\(section($0.configKey))] \(key($0.configKey)))"
+        }.joined(separator: ", ")
+    }
+
+    static func section(_ configKey: String) -> Substring { configKey.split(separator: ".").first ?? "" }
+    static func key(_ configKey: String) -> Substring { configKey.split(separator: ".").dropFirst().first ?? "" }
+}

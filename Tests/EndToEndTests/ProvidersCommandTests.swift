@@ -1,0 +1,119 @@
+import FixtureServerKit
+import Foundation
+import PhotosTestSupport
+import Testing
+
+/// `photos providers`, the default set of providers, and `--filter`, through the binary.
+@Suite struct ProvidersCommandTests {
+    @Test func jsonNamesEveryProviderWithWhatItNeeds() async throws {
+        try await withServer { server, photos in
+            let run = try await photos.run(["providers", "--format", "json"], environment: ["FLICKR_API_KEY": nil])
+            #expect(run.status == 0, "\(run.stderr)")
+            let list = try #require(try JSONSerialization.jsonObject(with: run.stdoutBytes) as? [[String: Any]])
+            let byName = Dictionary(list.compactMap { entry in (entry["name"] as? String).map { ($0, entry) } }) { first, _ in first }
+            let flickr = try #require(byName["flickr"])
+            #expect(flickr["needs"] as? [String] == ["FLICKR_API_KEY"] && flickr["configured"] as? Bool == false)
+            #expect(flickr["endpoint"] as? String == server.url + "/services/rest/")
+            let placeholder = try #require(byName["placeholder"])
+            #expect(placeholder["needs"] as? [String] == [] && placeholder["configured"] as? Bool == true)
+            #expect((placeholder["filters"] as? [[String: Any]])?.first?["name"] as? String == "album")
+            for entry in list {
+                #expect(entry["summary"] is String && entry["endpoint"] is String, "\(entry)")
+            }
+            #expect(run.stdout.contains("FLICKR_API_KEY") && !run.stdout.contains("test-key"), "settings, never secrets")
+
+            let keyed = try await photos.run(["providers", "--format", "json"])
+            #expect(keyed.stdout.contains("\"configured\" : true") && !keyed.stdout.contains("test-key"))
+        }
+    }
+
+    @Test func tableSaysWhatIsMissing() async throws {
+        try await withServer { _, photos in
+            let run = try await photos.run(["providers"], environment: ["FLICKR_API_KEY": nil])
+            #expect(run.status == 0)
+            let flickrLine = try #require(run.stdout.split(separator: "\n").first { $0.hasPrefix("flickr") })
+            #expect(flickrLine.contains("no: set FLICKR_API_KEY"))
+            let verbose = try await photos.run(["providers", "--verbose"])
+            #expect(verbose.stdout.contains("--filter album=3") && verbose.stdout.contains("PHOTOS_PLACEHOLDER_API"))
+        }
+    }
+
+    @Test func allSkipsProvidersThatNeedAKeyAndSaysWhich() async throws {
+        try await withServer { _, photos in
+            let run = try await photos.run(
+                ["list", "--provider", "all", "--per-page", "3", "--no-thumbnails", "--format", "json"],
+                environment: ["FLICKR_API_KEY": nil])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stderr.contains("flickr skipped: it needs FLICKR_API_KEY"))
+            let providers = Set(try run.json()["providers"].flatMap { $0 as? [[String: Any]] }?.compactMap { $0["name"] as? String } ?? [])
+            #expect(providers.contains("placeholder") && !providers.contains("flickr"))
+        }
+    }
+
+    @Test func theDefaultSetLeavesOutSampleData() async throws {
+        try await withServer { _, photos in
+            let run = try await photos.run(["list", "--query", "dogs", "--per-page", "3", "--no-thumbnails", "--format", "json"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let names = Set((try run.json()["providers"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String })
+            #expect(names.contains("flickr") && !names.contains("placeholder"))
+
+            let config = photos.home.appendingPathComponent("config.toml")
+            try "[defaults]\nprovider = \"placeholder\"\n".write(to: config, atomically: true, encoding: .utf8)
+            let configured = try await photos.run(
+                ["list", "--per-page", "3", "--no-thumbnails", "--format", "json"], environment: ["PHOTOS_CONFIG": config.path])
+            let chosen = (try configured.json()["providers"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            #expect(chosen == ["placeholder"])
+        }
+    }
+
+    @Test func filtersReachTheProviderAndUnknownOnesAreUsageErrors() async throws {
+        try await withServer { _, photos in
+            let album = try await photos.run(["list", "--provider", "placeholder", "--filter", "album=3", "--per-page", "50", "--no-thumbnails", "--format", "json"])
+            #expect(album.status == 0, "\(album.stderr)")
+            let ids = (try album.json()["photos"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            #expect(ids.count == 50 && ids.first == "placeholder:101" && ids.last == "placeholder:150")
+            let legacy = try await photos.run(["list", "--provider", "placeholder", "--album", "3", "--per-page", "50", "--no-thumbnails", "--format", "json"])
+            let legacyIDs = (try legacy.json()["photos"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            #expect(legacyIDs == ids, "--album N is --filter album=N")
+            #expect(try legacy.json()["cached"] as? Bool == true, "the same listing, so the same cache entry")
+
+            let unknown = try await photos.run(["list", "--provider", "placeholder", "--filter", "colour=red"])
+            #expect(unknown.status == 64)
+            #expect(unknown.stderr.contains("placeholder has no filter 'colour'; it knows album"))
+
+            let badValue = try await photos.run(["list", "--provider", "flickr", "--query", "dogs", "--filter", "sort=newest"])
+            #expect(badValue.status == 64 && badValue.stderr.contains("sort takes one of"))
+
+            let malformed = try await photos.run(["list", "--provider", "placeholder", "--filter", "album"])
+            #expect(malformed.status == 64 && malformed.stderr.contains("--filter takes key=value"))
+
+            let hint = try await photos.run(["list", "--provider", "placeholder", "--filter", "album=3", "--per-page", "5", "--no-thumbnails"])
+            #expect(hint.stderr.contains("Next page: photos list --provider placeholder --filter album=3 --per-page 5 --page 2"))
+        }
+    }
+
+    @Test func placeholderPicturesAreDrawnWhenTheirHostIsGone() async throws {
+        var configuration = FixtureServerConfiguration()
+        configuration.placeholderImageBase = "https://via.placeholder.invalid"
+        try await withServer(configuration) { _, photos in
+            let run = try await photos.run(["list", "--provider", "placeholder", "--per-page", "6", "--format", "json"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let list = try #require(try run.json()["photos"] as? [[String: Any]])
+            #expect(list.count == 6)
+            for photo in list {
+                #expect(photo["thumbnail_synthesized"] as? Bool == true)
+                let path = try #require(photo["thumbnail_path"] as? String)
+                let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+                #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG")
+            }
+            let notes = run.stderr.split(separator: "\n").filter { $0.contains("via.placeholder.invalid") }
+            #expect(notes.count == 1 && notes[0].contains("drew 6 thumbnails"), "\(run.stderr)")
+            #expect(!run.stderr.contains("could not be fetched"))
+
+            let offline = try await photos.run(["list", "--provider", "placeholder", "--per-page", "6", "--offline", "--format", "json"])
+            let again = try #require(try offline.json()["photos"] as? [[String: Any]])
+            #expect(again.allSatisfy { $0["thumbnail_synthesized"] as? Bool == true && $0["thumbnail_path"] is String })
+            #expect(!offline.stderr.contains("not cached"), "\(offline.stderr)")
+        }
+    }
+}
