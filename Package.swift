@@ -117,6 +117,7 @@ let package = Package(
             dependencies: ["PhotosTransport", "FixtureServerKit"]
         ),
         .testTarget(name: "PhotosTerminalTests", dependencies: ["PhotosTerminal"]),
+        .testTarget(name: "FixtureServerKitTests", dependencies: ["FixtureServerKit"]),
         .testTarget(name: "PhotosImagingTests", dependencies: ["PhotosImaging", "photos-grid-sample"]),
         .target(name: "PhotosTestSupport", dependencies: ["FixtureServerKit"], path: "Tests/PhotosTestSupport"),
         .testTarget(name: "EndToEndTests", dependencies: ["FixtureServerKit", "PhotosTestSupport", "PhotosProviders", "photos"]),

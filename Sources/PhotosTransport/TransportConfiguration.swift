@@ -16,7 +16,7 @@ public struct TransportConfiguration: Sendable {
     public var lowSpeedTime: Duration = .seconds(30)
     /// Extra CA certificates (PEM) trusted beside the system store.
     public var caBundlePath: String?
-    public var userAgent: String = "photos/\(PhotosVersion.current)"
+    public var userAgent: String = PhotosVersion.userAgent
     public var retry: RetryPolicy = RetryPolicy()
     /// How long a host that could not be resolved or reached is failed fast.
     public var hostDownInterval: Duration = .seconds(60)

@@ -54,6 +54,20 @@ import Testing
         #expect(counters.transfersByVersion.count == 1)
     }
 
+    @Test func everyRequestNamesPhotosAndItsHomePage() async throws {
+        let echo: FixtureRouteHandler = { request in
+            guard request.path == "/echo-user-agent" else { return nil }
+            return .bytes(Array((request.header("user-agent") ?? "").utf8), contentType: "text/plain")
+        }
+        let server = try await FixtureServer.start(FixtureServerConfiguration(routes: [echo]))
+        defer { Task { try? await server.shutdown() } }
+        let transport = try Self.transport(for: server)
+        let response = try await transport.data(for: HTTPRequest(url: "\(server.url)/echo-user-agent"))
+        let userAgent = String(decoding: response.body, as: UTF8.self)
+        #expect(userAgent == "photos/\(PhotosVersion.current) (+\(PhotosVersion.homepage))")
+        #expect(userAgent.contains("https://"), "Wikimedia refuses clients without a URL or contact")
+    }
+
     @Test func cancellingADownloadRemovesItsTempFileAtOnce() async throws {
         let server = try await FixtureServer.start()
         defer { Task { try? await server.shutdown() } }

@@ -23,7 +23,10 @@ import Foundation
 /// - `path` matches the whole path, `*` standing for one segment (captured as `{1}`, `{2}`, ...);
 ///   `prefix` matches the start of the path. `method` defaults to GET and HEAD.
 /// - `query` maps a parameter to a pattern: a value (exact), `*` (present), `!` (absent), `~text`
-///   (contains, ignoring case), or alternatives separated by `|` (`1|!`: 1 or absent).
+///   (contains, ignoring case), `!~text` (absent or not containing), or alternatives separated
+///   by `|` (`1|!`: 1 or absent). `request_headers` matches request headers the same way:
+///   `{"prefix": "/commons", "request_headers": {"user-agent": "!~http"}, "status": 403, ...}`
+///   refuses clients that do not say where they come from, as Wikimedia does.
 /// - The answer is `file` (relative to the provider's folder; `{1}` and `{q:NAME}` are replaced by
 ///   captures and query values, which must be plain names; a missing file makes the route not
 ///   match), or `body`, or `image` (`thumb`: a distinct small JPEG per path; else a file in
@@ -39,6 +42,7 @@ struct EmulationManifest: Sendable {
         var trailingSlash: Bool
         var prefix: String?
         var query: [(name: String, pattern: String)]
+        var requestHeaders: [(name: String, pattern: String)]
         var file: String?
         var body: String?
         var image: String?
@@ -99,7 +103,9 @@ struct EmulationManifest: Sendable {
             routes.append(
                 Route(
                     method: method, path: path, trailingSlash: (route["path"] as? String)?.hasSuffix("/") ?? false,
-                    prefix: prefix, query: query, file: answer.file, body: answer.body,
+                    prefix: prefix, query: query,
+                    requestHeaders: Self.pairs(route["request_headers"]).map { (name: $0.0.lowercased(), pattern: $0.1) },
+                    file: answer.file, body: answer.body,
                     image: answer.image, status: (route["status"] as? Int) ?? 200, headers: Self.pairs(route["headers"])))
         }
         self.routes = routes
@@ -152,6 +158,10 @@ extension EmulationManifest.Route {
         }
         if let prefix, !request.path.hasPrefix(prefix) { return nil }
         for (name, pattern) in query where !Self.matches(request.queryValues(name), pattern) { return nil }
+        for (name, pattern) in requestHeaders {
+            let values = request.headers.filter { $0.0.lowercased() == name }.map(\.1)
+            guard Self.matches(values, pattern) else { return nil }
+        }
         return captures
     }
 
@@ -161,6 +171,10 @@ extension EmulationManifest.Route {
             case "!": return values.isEmpty
             case "*": return !values.isEmpty
             default:
+                if alternative.hasPrefix("!~") {
+                    let needle = alternative.dropFirst(2).lowercased()
+                    return !values.contains { $0.lowercased().contains(needle) }
+                }
                 if alternative.hasPrefix("~") {
                     let needle = alternative.dropFirst().lowercased()
                     return values.contains { $0.lowercased().contains(needle) }
