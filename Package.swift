@@ -121,7 +121,7 @@ let package = Package(
         .testTarget(name: "PhotosImagingTests", dependencies: ["PhotosImaging", "photos-grid-sample"]),
         .target(name: "PhotosTestSupport", dependencies: ["FixtureServerKit"], path: "Tests/PhotosTestSupport"),
         .testTarget(name: "EndToEndTests", dependencies: ["FixtureServerKit", "PhotosTestSupport", "PhotosProviders", "photos"]),
-        .testTarget(name: "PhotosCLITests", dependencies: ["PhotosCLI", "PhotosCache"]),
+        .testTarget(name: "PhotosCLITests", dependencies: ["PhotosCLI", "PhotosCache", "PhotosProviders"]),
         .testTarget(
             name: "PhotosCacheTests",
             dependencies: [

@@ -91,9 +91,8 @@ extension PhotosCommand {
                 providers: provider, text: query, filters: filterOptions.pairs(album: album), page: page, perPage: perPage,
                 limit: limit, walkAll: all, thumbnails: !noThumbnails, format: output.format,
                 columns: columns, graphics: pictures.graphics, mode: cacheOptions.mode)
-            try await CommandRuntime.run {
-                let environment = try AppEnvironment.load()
-                try await Listing(environment: environment).run(request)
+            try await CommandRuntime.run(command: "list", network: request.mode != .offline) { context in
+                try await Listing(context: context).run(request)
             }
         }
     }

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import PhotosCache
 import PhotosCore
@@ -6,68 +5,10 @@ import PhotosImaging
 import PhotosTerminal
 import PhotosTransport
 
-extension PhotosCommand {
-    /// `photos show ID`: every detail of one photo; `--open` fetches the full image and opens it.
-    struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Show every detail of one photo, optionally opening the full image.",
-            discussion: """
-                ID is provider:id, as `photos list` prints it.
-
-                --open downloads the largest allowed size into the cache and runs PHOTOS_OPENER \
-                (default: xdg-open on Linux, open on macOS) with the file's path as its only \
-                argument (never through a shell).
-
-                Details always come from the provider; with --offline (or when the provider \
-                cannot be reached) photos shows what a cached listing knows about the photo.
-
-                Examples:
-                  photos show flickr:53624890009
-                  photos show placeholder:17 --format json
-                  photos show flickr:53624890009 --open
-                  PHOTOS_OPENER=feh photos show placeholder:1 --open
-                  photos show flickr:53624890009 --preview --graphics symbols
-                """
-        )
-
-        @Argument(help: ArgumentHelp("The photo, as provider:id. Example: flickr:53624890009", valueName: "id"))
-        var id: String
-
-        @Flag(help: "Download the full-size image into the cache and open it with PHOTOS_OPENER.")
-        var open = false
-
-        @Flag(help: "Draw the photo in the terminal above its details (from the largest cached size, else a medium one).")
-        var preview = false
-
-        @OptionGroup var output: OutputOptions
-
-        @OptionGroup var pictures: GraphicsOptions
-
-        @OptionGroup var cacheOptions: CacheOptions
-
-        func validate() throws {
-            if output.format == .jsonl || output.format == .grid {
-                throw ValidationError("show prints one photo: use --format table or json")
-            }
-            if preview && output.format == .json {
-                throw ValidationError("--preview draws in the terminal; it does not go with --format json")
-            }
-        }
-
-        func run() async throws {
-            let options = Showing.Options(
-                format: output.format, open: open, preview: preview, graphics: pictures.graphics, mode: cacheOptions.mode)
-            try await CommandRuntime.run { [id] in
-                let environment = try AppEnvironment.load()
-                try await Showing(environment: environment).run(id: id, options: options)
-            }
-        }
-    }
-}
-
 /// Runs `photos show`.
 struct Showing {
-    let environment: AppEnvironment
+    let context: CommandContext
+    var environment: AppEnvironment { context.environment }
 
     struct Options: Sendable {
         var format: OutputFormat = .table
@@ -78,29 +19,13 @@ struct Showing {
     }
 
     func run(id text: String, options: Options) async throws {
-        let mode = options.mode
         guard let id = PhotoID(text) else {
             throw PhotosError.usage("'\(text)' is not a photo id; ids look like provider:id, e.g. flickr:53624890009 or placeholder:17")
         }
-        let cache = try environment.makeCache()
-        defer { cache.close() }
-        let transport: any HTTPFetching = mode == .offline ? NoNetwork() : try environment.makeTransport()
-        defer { (transport as? CurlTransport)?.shutdown() }
-        do {
-            try await run(id: id, text: text, options: options, cache: cache, transport: transport)
-        } catch {
-            if !(error is CancellationError) && !Task.isCancelled { cache.finish(command: "show") }
-            throw error
-        }
-        cache.finish(command: "show")
-    }
-
-    private func run(
-        id: PhotoID, text: String, options: Options, cache: PhotoCache, transport: any HTTPFetching
-    ) async throws {
+        let cache = context.cache
         let mode = options.mode
         let known = environment.registry.names
-        guard let provider = environment.registry.make(id.provider, context: environment.context(http: transport)) else {
+        guard let provider = environment.registry.make(id.provider, context: context.providers) else {
             throw PhotosError.usage("unknown provider '\(id.provider)' in \(text); choose from \(known.joined(separator: ", "))")
         }
         guard provider.isValidID(id.raw) else {
@@ -122,7 +47,7 @@ struct Showing {
         }
 
         var imagePath: URL?
-        let fetcher = ImageFetcher(cache: cache, http: transport, offline: mode == .offline)
+        let fetcher = ImageFetcher(cache: cache, http: context.http, offline: mode == .offline)
         if options.open {
             guard let url = detail.largestImageURL else {
                 throw PhotosError.unavailable(provider: id.provider, detail: "\(id) has no image photos may download")

@@ -34,8 +34,7 @@ extension PhotosCommand {
         func run() async throws {
             let format = format
             let verbose = verbose
-            try await CommandRuntime.run {
-                let environment = try AppEnvironment.load()
+            try await CommandRuntime.run { environment in
                 let report = ProviderReport(environment: environment)
                 switch format {
                 case .json: Output.write(try JSONOutput.encode(report.entries, pretty: true) + "\n")

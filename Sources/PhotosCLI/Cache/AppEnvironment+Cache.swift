@@ -1,0 +1,20 @@
+import Foundation
+import PhotosCache
+import PhotosCore
+
+extension AppEnvironment {
+    /// The cache for this command: PHOTOS_CACHE_DIR and `[cache]` settings (environment first);
+    /// its warnings go to stderr.
+    /// - Throws: `PhotosError.usage` for a bad `[cache]` setting.
+    func makeCache(now: @escaping @Sendable () -> Date = { Date() }) throws -> PhotoCache {
+        let settings: (maxSizeBytes: Int64, listingTTL: TimeInterval, recentSearches: Int)
+        do {
+            settings = try CacheConfiguration.settings(config: config.values, environment: environment)
+        } catch let error as CacheConfiguration.SettingError {
+            throw PhotosError.usage(error.description)
+        }
+        return PhotoCache(configuration: CacheConfiguration(
+            location: .path(cacheRoot), maxSizeBytes: settings.maxSizeBytes, listingTTL: settings.listingTTL,
+            recentSearches: settings.recentSearches, now: now, warn: { Diagnostics.warning($0) }))
+    }
+}

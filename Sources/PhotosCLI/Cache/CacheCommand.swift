@@ -1,0 +1,138 @@
+import ArgumentParser
+import Foundation
+import PhotosCache
+import PhotosCore
+import PhotosTerminal
+
+extension PhotosCommand {
+    /// `photos cache`: look at and manage the disk cache.
+    struct Cache: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "cache",
+            abstract: "Show, clear, prune or locate the disk cache.",
+            discussion: """
+                The cache (PHOTOS_CACHE_DIR, default ~/.cache/photos) holds listings and images, \
+                indexed in SQLite. Settings under [cache] in the config file: max_size_mb \
+                (default 500), listing_ttl_seconds (600), recent_searches (10); the environment \
+                variables PHOTOS_CACHE_MAX_SIZE_MB, PHOTOS_CACHE_LISTING_TTL_SECONDS and \
+                PHOTOS_CACHE_RECENT_SEARCHES override them.
+
+                Examples:
+                  photos cache stats
+                  photos cache stats --format json
+                  photos cache clear --provider flickr
+                  photos cache prune
+                  du -sh "$(photos cache path)"
+                """,
+            subcommands: [Stats.self, Clear.self, Prune.self, Path.self]
+        )
+
+        enum StatsFormat: String, ExpressibleByArgument, CaseIterable {
+            case table, json
+        }
+
+        struct Stats: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Entries, bytes, hit rate of the last runs and the oldest entry.")
+
+            @Option(help: ArgumentHelp("Output format: table or json.", valueName: "format"))
+            var format: StatsFormat = .table
+
+            func run() async throws {
+                let format = format
+                try await CommandRuntime.run(command: "cache stats", network: false) { context in
+                    let stats = try CacheCommandError.wrap { try context.cache.statistics() }
+                    let now = Date()
+                    switch format {
+                    case .json:
+                        Output.write(try JSONOutput.encode(CacheStatsJSON(stats, now: now), pretty: true) + "\n")
+                    case .table:
+                        Output.write(Self.render(stats, now: now, width: context.environment.terminalWidth))
+                    }
+                }
+            }
+
+            static func render(_ stats: CacheStatistics, now: Date, width: Int) -> String {
+                func percent(_ rate: Double?) -> String { rate.map { String(format: "%.0f%%", $0 * 100) } ?? "-" }
+                var rows: [(String, String)] = [
+                    ("Path", stats.path),
+                    ("Listings", "\(stats.listings) pages, \(stats.photos) photos"),
+                    ("Images", "\(stats.images) files, \(ByteText.format(stats.imageBytes))"),
+                    ("Index", ByteText.format(stats.indexBytes)),
+                    ("Total", "\(ByteText.format(stats.totalBytes)) of \(ByteText.format(stats.maxBytes))"),
+                    ("Oldest entry", stats.oldestEntry.map { "\($0.formatted(.iso8601)) (\(AgeText.format(now.timeIntervalSince($0))) ago)" } ?? "-"),
+                    ("Listing hits", "\(percent(stats.listingHitRate)) of the last \(stats.runs) runs (\(stats.listingHits) hits, \(stats.listingMisses) fetched)"),
+                    ("Image hits", "\(percent(stats.imageHitRate)) (\(stats.imageHits) hits, \(stats.imageMisses) fetched)"),
+                ]
+                for provider in stats.providers {
+                    rows.append((provider.name, "\(provider.listings) pages, \(provider.images) images, \(ByteText.format(provider.imageBytes))"))
+                }
+                let labelWidth = rows.map { $0.0.count }.max() ?? 0
+                return rows.map { label, value in
+                    TerminalText.pad(label, width: labelWidth) + "  " + TerminalText.fit(value, width: max(20, width - labelWidth - 2))
+                }.joined(separator: "\n") + "\n"
+            }
+        }
+
+        struct Clear: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Remove everything cached, or only one provider's listings and images.")
+
+            @Option(help: ArgumentHelp("Only this provider. Example: --provider flickr", valueName: "name"))
+            var provider: String?
+
+            func run() async throws {
+                let provider = provider?.lowercased()
+                try await CommandRuntime.run(command: "cache clear", network: false) { context in
+                    let names = context.environment.registry.names
+                    if let provider, !names.contains(provider) {
+                        throw PhotosError.usage("unknown provider '\(provider)'; choose from \(names.joined(separator: ", "))")
+                    }
+                    let removed = try CacheCommandError.wrap { try context.cache.clear(provider: provider) }
+                    Diagnostics.note("Removed \(removed.images) images (\(ByteText.format(removed.bytes)))"
+                        + (provider.map { " and the listings of \($0)" } ?? " and every listing") + ".")
+                }
+            }
+        }
+
+        struct Prune: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Evict now: down to 90% of the size cap, and remove orphaned temp files.")
+
+            func run() async throws {
+                try await CommandRuntime.run(command: "cache prune", network: false) { context in
+                    let cache = context.cache
+                    let report = try CacheCommandError.wrap { try cache.evict(wait: true, sweep: true) }
+                    Diagnostics.note(
+                        "Evicted \(report.evictedImages) images (\(ByteText.format(report.evictedBytes))), removed \(report.removedOrphans) "
+                            + "orphaned files; the cache holds \(ByteText.format(report.bytesAfter)) of \(ByteText.format(cache.configuration.maxSizeBytes)).")
+                }
+            }
+        }
+
+        struct Path: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Print the cache folder.")
+
+            func run() async throws {
+                try await CommandRuntime.run { environment in
+                    Output.write(environment.cacheRoot.path + "\n")
+                }
+            }
+        }
+    }
+}
+
+/// Cache failures that reach a `photos cache` command: the cache is the unavailable service (exit 69).
+enum CacheCommandError {
+    static func wrap<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            // The reason was given once already, as a warning when the index could not be opened.
+            if PhotoCache.isUnavailable(error) {
+                throw PhotosError.unavailable(provider: "the cache", detail: "see the warning above")
+            }
+            throw PhotosError.unavailable(provider: "the cache", detail: PhotoCache.describe(error))
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import PhotosCache
+import PhotosCore
+import PhotosImaging
+import PhotosTerminal
+import PhotosTransport
+import Synchronization
+
+/// Runs `photos list`: providers concurrently, pages walked, thumbnails fetched, output printed.
+struct Listing {
+    let context: CommandContext
+    var environment: AppEnvironment { context.environment }
+
+    func run(_ request: ListingRequest) async throws {
+        let names = try ProviderSelection(environment: environment).resolve(request.providers, filters: request.filters)
+        let walker = PageWalker(cache: context.cache, registry: environment.registry)
+        let providers = context.providers
+        let outcomes = await withTaskGroup(of: ProviderOutcome.self) { group in
+            for (index, name) in names.enumerated() {
+                group.addTask {
+                    guard let provider = environment.registry.make(name, context: providers) else {
+                        return ProviderOutcome(index: index, name: name, result: .failure(PhotosError.usage("unknown provider \(name)")))
+                    }
+                    do {
+                        return ProviderOutcome(index: index, name: name, result: .success(try await walker.walk(request, from: provider)))
+                    } catch {
+                        return ProviderOutcome(index: index, name: name, result: .failure(error))
+                    }
+                }
+            }
+            var outcomes: [ProviderOutcome] = []
+            for await outcome in group { outcomes.append(outcome) }
+            return outcomes.sorted { $0.index < $1.index }.map { ($0.name, $0.result) }
+        }
+        try Task.checkCancellation()
+
+        var listings: [ProviderListing] = []
+        var failures: [(String, any Error)] = []
+        for (name, outcome) in outcomes {
+            switch outcome {
+            case .success(let listing):
+                listings.append(listing)
+                if let partial = listing.partialError {
+                    Diagnostics.warning("\(name): stopped after page \(listing.lastPage): \(partial)")
+                }
+                for stale in listing.stale {
+                    let what = listing.firstPage == listing.lastPage ? "the cached listing" : "the cached page \(stale.page)"
+                    Diagnostics.warning(
+                        "\(name): could not refresh, showing \(what) from \(AgeText.format(stale.age)) ago: \(stale.reason)")
+                }
+            case .failure(let error):
+                failures.append((name, error))
+            }
+        }
+        if listings.isEmpty, let (_, error) = failures.first {
+            if failures.count > 1 {
+                for (name, error) in failures.dropFirst() { Diagnostics.error("\(name): \(Diagnostics.describe(error))") }
+            }
+            throw error
+        }
+        for (name, error) in failures {
+            Diagnostics.warning("\(name) failed, listing the others: \(Diagnostics.describe(error))")
+        }
+
+        let photos = Self.interleave(listings.map(\.photos))
+        var thumbnails = Thumbnails()
+        if request.thumbnails {
+            thumbnails = await fetchThumbnails(photos, offline: request.mode == .offline)
+            try Task.checkCancellation()
+        }
+        try print(listings: listings, photos: photos, thumbnails: thumbnails, request: request)
+    }
+
+    /// Merges providers' photos round-robin, so that every provider shows near the top.
+    static func interleave(_ lists: [[Photo]]) -> [Photo] {
+        var merged: [Photo] = []
+        merged.reserveCapacity(lists.reduce(0) { $0 + $1.count })
+        let longest = lists.map(\.count).max() ?? 0
+        for index in 0..<longest {
+            for list in lists where index < list.count { merged.append(list[index]) }
+        }
+        return merged
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import PhotosCore
+import PhotosImaging
+import PhotosTerminal
+
+extension Listing {
+    func print(listings: [ProviderListing], photos: [Photo], thumbnails: Thumbnails, request: ListingRequest) throws {
+        let path = thumbnails.path
+        switch request.format {
+        case .json:
+            let totals = listings.map(\.total)
+            let document = ListingJSON(
+                page: request.page, perPage: listings.first?.perPage ?? request.perPage ?? ListingRequest.defaultPerPage,
+                total: totals.contains(where: { $0 == nil }) ? nil : totals.compactMap { $0 }.reduce(0, +),
+                hasMore: listings.contains(where: \.hasMore),
+                photos: photos.map { PhotoJSON(photo: $0, thumbnailPath: path($0), thumbnailSynthesized: thumbnails.isSynthesized($0)) },
+                providers: listings.map {
+                    .init(
+                        name: $0.name, firstPage: $0.firstPage, lastPage: $0.lastPage, total: $0.total, hasMore: $0.hasMore,
+                        count: $0.photos.count, cached: $0.cached, ageSeconds: Int($0.age))
+                },
+                cached: !listings.isEmpty && listings.allSatisfy(\.cached),
+                ageSeconds: Int(listings.map(\.age).max() ?? 0))
+            Output.write(try JSONOutput.encode(document, pretty: true) + "\n")
+        case .jsonl:
+            var text = ""
+            for photo in photos { text += try JSONOutput.encode(PhotoJSON(photo: photo, thumbnailPath: path(photo), thumbnailSynthesized: thumbnails.isSynthesized(photo)), pretty: false) + "\n" }
+            Output.write(text)
+        case .grid where !photos.isEmpty:
+            let graphics = environment.graphics(request.graphics)
+            guard graphics.mode != .none else { fallthrough }  // not a terminal: the plain table
+            let tiles = photos.map { photo in
+                GridTile(title: photo.title, id: photo.id.description, imagePath: path(photo).map { URL(fileURLWithPath: $0) })
+            }
+            let grid = ThumbnailGrid.render(
+                tiles: tiles, columns: request.columns, terminalColumns: environment.terminalWidth, graphics: graphics,
+                cache: environment.tileCache)
+            Output.write(grid.text)
+            if grid.failures > 0 {
+                Diagnostics.warning("\(grid.failures) of \(tiles.count) thumbnails could not be shown (placeholder tiles)")
+            }
+            printNextPageHint(listings: listings, request: request)
+        case .table, .grid:
+            guard !photos.isEmpty else {
+                Diagnostics.note(request.text.map { "No photos match \"\($0)\"." } ?? "No photos.")
+                return
+            }
+            var table = Table(columns: [
+                .init("ID", maxWidth: 28), .init("TITLE"), .init("OWNER", maxWidth: 20), .init("SIZE", maxWidth: 11, alignRight: true),
+            ])
+            for photo in photos {
+                let size = photo.width.flatMap { w in photo.height.map { "\(w)×\($0)" } } ?? ""
+                table.append([photo.id.description, photo.title, photo.owner ?? "", size])
+            }
+            Output.write(table.render(width: environment.terminalWidth))
+            printNextPageHint(listings: listings, request: request)
+        }
+    }
+
+    /// One line on stderr after a table or grid: how many were shown, whether they came from the
+    /// cache, and the command for the next page.
+    private func printNextPageHint(listings: [ProviderListing], request: ListingRequest) {
+        let count = listings.reduce(0) { $0 + $1.photos.count }
+        let totalText = listings.count == 1 ? listings[0].total.map { " of \($0)" } ?? "" : ""
+        let cachedText = !listings.isEmpty && listings.allSatisfy(\.cached)
+            ? " (from the cache, \(AgeText.format(listings.map(\.age).max() ?? 0)) old)" : ""
+        var line = "Showing \(count)\(totalText)\(cachedText)."
+        let more = listings.filter(\.hasMore)
+        if !more.isEmpty, !request.walkAll {
+            let next = (more.map(\.lastPage).max() ?? request.page) + 1
+            var command = ["photos", "list"]
+            if let providers = request.providers { command += ["--provider", ShellQuote.quote(providers)] }
+            if let text = request.text { command += ["--query", ShellQuote.quote(text)] }
+            for (key, value) in request.filters { command += ["--filter", ShellQuote.quote("\(key)=\(value)")] }
+            if let perPage = request.perPage { command += ["--per-page", String(perPage)] }
+            command += ["--page", String(next)]
+            line += " Next page: \(command.joined(separator: " "))"
+        }
+        Diagnostics.note(line)
+    }
+}

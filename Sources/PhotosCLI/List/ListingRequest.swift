@@ -1,0 +1,57 @@
+import Foundation
+import PhotosCache
+import PhotosCore
+import PhotosImaging
+
+/// What `photos list` was asked for, parsed.
+struct ListingRequest: Sendable {
+    var providers: String?
+    var text: String?
+    /// `--filter key=value` pairs (and `--album N` as `album=N`), as typed.
+    var filters: [(key: String, value: String)] = []
+    var page: Int
+    var perPage: Int?
+    var limit: Int?
+    var walkAll: Bool
+    var thumbnails: Bool
+    var format: OutputFormat
+    var columns: Int = 3
+    var graphics: GraphicsMode = .auto
+    var mode: ListingMode = .normal
+
+    static let defaultPerPage = 30
+}
+
+/// One provider's share of a listing.
+struct ProviderListing: Sendable {
+    var name: String
+    var firstPage: Int
+    var lastPage: Int
+    var perPage: Int
+    var total: Int?
+    var hasMore: Bool
+    var photos: [Photo]
+    /// Set when a later page failed after earlier ones arrived.
+    var partialError: String?
+    /// Whether every page came from the cache (fresh, revalidated, offline or stale).
+    var cached = false
+    /// Seconds since the network last confirmed the oldest page (0 when fetched now).
+    var age: TimeInterval = 0
+    /// Pages served stale because the network failed.
+    var stale: [StalePage] = []
+}
+
+/// What one provider's task produced (a struct: tuples of existentials through a task group
+/// crashed in release builds).
+struct ProviderOutcome: Sendable {
+    var index: Int
+    var name: String
+    var result: Result<ProviderListing, any Error>
+}
+
+/// A page served from the cache because the network failed: which, how old, and why.
+struct StalePage: Sendable {
+    var page: Int
+    var age: TimeInterval
+    var reason: String
+}

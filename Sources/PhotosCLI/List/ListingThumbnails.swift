@@ -1,0 +1,92 @@
+import Foundation
+import PhotosCache
+import PhotosCore
+import PhotosImaging
+import PhotosTerminal
+import PhotosTransport
+import Synchronization
+
+extension Listing {
+    /// Thumbnail files by URL, and which of them photos drew itself.
+    struct Thumbnails {
+        var files: [String: URL] = [:]
+        var synthesized: Set<String> = []
+
+        func path(_ photo: Photo) -> String? { photo.thumbnailURL.flatMap { files[$0]?.path } }
+        func isSynthesized(_ photo: Photo) -> Bool { photo.thumbnailURL.map(synthesized.contains) ?? false }
+    }
+
+    /// Fetches (or finds in the cache) every photo's thumbnail, with a progress bar on a
+    /// terminal and one warning per failing host.
+    func fetchThumbnails(_ photos: [Photo], offline: Bool) async -> Thumbnails {
+        let items = photos.compactMap { photo in photo.thumbnailURL.map { (url: $0, provider: Optional(photo.provider)) } }
+        let urls = items.map(\.url)
+        guard !urls.isEmpty else { return Thumbnails() }
+        let fetcher = ImageFetcher(cache: context.cache, http: context.http, offline: offline)
+        let bar = Mutex<ProgressBar?>(nil)
+        var batch = await fetcher.fetchAll(items) { downloads in
+            guard downloads > 0 else { return }
+            bar.withLock {
+                $0 = ProgressBar(label: "Thumbnails", total: downloads, enabled: environment.stderrIsTerminal, write: { Diagnostics.raw($0) })
+            }
+        } progress: { failed in
+            bar.withLock { $0?.advance(failed: failed) }
+        }
+        bar.withLock { $0?.finish() }
+        let drawn = synthesizeMissing(items, batch: &batch, offline: offline)
+        if batch.notCached > 0 {
+            Diagnostics.note("note: \(batch.notCached) of \(Set(urls).count) thumbnails are not cached (--offline)")
+        }
+        if batch.failed > 0 {
+            var parts = batch.failuresByHost.sorted { $0.key < $1.key }.map { host, failure in
+                "\(failure.count) from \(host) (\(failure.error))"
+            }
+            if batch.refused > 0 { parts.append("\(batch.refused) refused (not an http or https URL)") }
+            Diagnostics.warning("\(batch.failed) of \(Set(urls).count) thumbnails could not be fetched: \(parts.joined(separator: "; "))")
+        }
+        return Thumbnails(files: batch.files, synthesized: drawn)
+    }
+
+    /// Draws the thumbnails whose host failed (or, offline, were drawn before) when their
+    /// provider says what they show (jsonplaceholder's coloured squares), and takes them out of
+    /// the batch's failures. Says once what it did.
+    private func synthesizeMissing(
+        _ items: [(url: String, provider: String?)], batch: inout ImageFetcher.Batch, offline: Bool
+    ) -> Set<String> {
+        let folder = environment.cacheRoot.appendingPathComponent("synthesized", isDirectory: true)
+        var providers: [String: any PhotoProvider] = [:]
+        var drawn: Set<String> = []
+        var hosts: Set<String> = []
+        for (url, name) in items where batch.files[url] == nil && !drawn.contains(url) {
+            let host = ImageFetcher.host(url)
+            guard offline || batch.failuresByHost[host] != nil, let name else { continue }
+            if providers[name] == nil { providers[name] = environment.registry.make(name, context: context.providers) }
+            guard let picture = providers[name]?.syntheticImage(for: url) else { continue }
+            let file = folder.appendingPathComponent(picture.fileName)
+            do {
+                if !FileManager.default.fileExists(atPath: file.path) {
+                    guard !offline else { continue }
+                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                    try SyntheticImageRenderer.png(picture).write(to: file, options: .atomic)
+                }
+            } catch {
+                Diagnostics.warning("could not draw a thumbnail for \(host): \(error)")
+                continue
+            }
+            batch.files[url] = file
+            drawn.insert(url)
+            hosts.insert(host)
+            if let failure = batch.failuresByHost[host] {
+                batch.failuresByHost[host] = failure.count > 1 ? (failure.error, failure.count - 1) : nil
+            } else if offline {
+                batch.notCached -= 1
+            }
+        }
+        if !drawn.isEmpty, !offline {
+            let names = hosts.sorted().joined(separator: ", ")
+            Diagnostics.note(
+                "note: \(names) cannot be reached; drew \(drawn.count) thumbnails from what their URLs describe (thumbnail_synthesized in JSON)")
+        }
+        return drawn
+    }
+}

@@ -1,0 +1,78 @@
+import PhotosCore
+
+/// Which providers a listing asks, from `--provider`, the config and `--filter`.
+struct ProviderSelection {
+    let environment: AppEnvironment
+
+    /// The providers a listing asks: those named (`a,b`), every ready one (`all`), or, when none
+    /// is named, the config's `[defaults] provider`, else every ready provider of real photos.
+    /// With filters, only providers that understand them: a named one that does not is a usage
+    /// error naming the filters it knows.
+    func resolve(_ spec: String?, filters: [(key: String, value: String)] = []) throws -> [String] {
+        let registry = environment.registry
+        let known = registry.names
+        let requested = (spec ?? environment.defaultProviders ?? "")
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        if spec != nil, requested.isEmpty {
+            throw PhotosError.usage("--provider needs a name: \(known.joined(separator: ", ")) or all")
+        }
+        var names: [String] = []
+        let chosenByPhotos = requested.isEmpty || requested == ["all"]
+        if requested.isEmpty {
+            names = environment.readyProviders.filter { !$0.isSampleData }.map(\.name)
+            guard !names.isEmpty else {
+                throw PhotosError.usage("no provider is ready to use; see photos providers, or name one with --provider")
+            }
+        } else if requested == ["all"] {
+            for descriptor in registry.descriptors {
+                if descriptor.isConfigured(environment.settings) {
+                    names.append(descriptor.name)
+                } else {
+                    let needs = descriptor.requiredSettings.map(\.variable).joined(separator: " and ")
+                    Diagnostics.note("note: \(descriptor.name) skipped: it needs \(needs) (see photos providers)")
+                }
+            }
+        } else {
+            for name in requested {
+                guard known.contains(name) else {
+                    throw PhotosError.usage("unknown provider '\(name)'; choose from \(known.joined(separator: ", ")) or all")
+                }
+                if !names.contains(name) { names.append(name) }
+            }
+        }
+        guard !filters.isEmpty else { return names }
+
+        var understood: [String] = []
+        for name in names {
+            guard let descriptor = registry.descriptor(name) else { continue }
+            if let unknown = filters.first(where: { descriptor.filter(named: $0.key) == nil }) {
+                let knows = descriptor.filters.isEmpty ? "it has no filters" : "it knows \(descriptor.filters.map(\.name).joined(separator: ", "))"
+                if !chosenByPhotos {
+                    throw PhotosError.usage("\(name) has no filter '\(unknown.key)'; \(knows)")
+                }
+                Diagnostics.note("note: \(name) skipped: it has no filter '\(unknown.key)'")
+                continue
+            }
+            for (key, value) in filters {
+                try descriptor.filter(named: key)?.validate(value, provider: name)
+            }
+            understood.append(name)
+        }
+        guard !understood.isEmpty else {
+            let keys = Set(filters.map(\.key)).sorted().joined(separator: ", ")
+            let offers = registry.descriptors.filter { !$0.filters.isEmpty }
+                .map { "\($0.name): \($0.filters.map(\.name).joined(separator: ", "))" }.joined(separator: "; ")
+            throw PhotosError.usage("no provider has the filter \(keys); filters by provider: \(offers)")
+        }
+        return understood
+    }
+
+    /// `filters` under the names `descriptor` uses (its aliases resolved), later values winning.
+    static func canonicalFilters(_ filters: [(key: String, value: String)], for descriptor: ProviderDescriptor) -> [String: String] {
+        var result: [String: String] = [:]
+        for (key, value) in filters {
+            result[descriptor.filter(named: key)?.name ?? key] = value
+        }
+        return result
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import PhotosCache
+import PhotosCore
+import PhotosTransport
+
+/// One run of a command that reaches providers: the environment it started in, the cache and
+/// the transport it owns. ``CommandRuntime/run(command:network:_:)`` opens them, hands the
+/// context to the work, and closes them again whatever happens.
+struct CommandContext: Sendable {
+    let environment: AppEnvironment
+    let cache: PhotoCache
+    /// libcurl, or ``NoNetwork`` for `--offline` (which then never loads libcurl).
+    let http: any HTTPFetching
+
+    /// What providers are made with: this run's transport and settings.
+    var providers: ProviderContext { environment.context(http: http) }
+
+    /// Whether this run may use the network.
+    var isOffline: Bool { http is NoNetwork }
+}
+
+extension CommandRuntime {
+    /// Runs a command that needs only its settings (`providers`, `cache path`).
+    static func run(_ work: @escaping @Sendable (AppEnvironment) async throws -> Void) async throws {
+        try await run { try await work(try AppEnvironment.load()) }
+    }
+
+    /// Runs a command with a cache and, when `network` is true, a transport. The cache records
+    /// the run under `command` (for `cache stats`) unless it was interrupted; the transport's
+    /// thread is stopped and the index closed on every path.
+    static func run(
+        command: String, network: Bool, _ work: @escaping @Sendable (CommandContext) async throws -> Void
+    ) async throws {
+        try await run { (environment: AppEnvironment) in
+            let cache = try environment.makeCache()
+            defer { cache.close() }
+            let http: any HTTPFetching = network ? try environment.makeTransport() : NoNetwork()
+            defer { (http as? CurlTransport)?.shutdown() }
+            do {
+                try await work(CommandContext(environment: environment, cache: cache, http: http))
+            } catch {
+                if !(error is CancellationError) && !Task.isCancelled { cache.finish(command: command) }
+                throw error
+            }
+            cache.finish(command: command)
+        }
+    }
+}
+
+/// A transport for offline commands: never touches the network (and never starts libcurl).
+struct NoNetwork: HTTPFetching {
+    func data(for request: HTTPRequest) async throws -> HTTPResponse {
+        throw PhotosError.offlineNothingCached("this request (--offline)")
+    }
+
+    func download(_ request: HTTPRequest, to destination: URL) async throws -> HTTPResponse {
+        throw PhotosError.offlineNothingCached("this image (--offline)")
+    }
+}

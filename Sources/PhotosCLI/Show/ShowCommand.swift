@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import PhotosCache
+import PhotosCore
+import PhotosImaging
+import PhotosTerminal
+import PhotosTransport
+
+extension PhotosCommand {
+    /// `photos show ID`: every detail of one photo; `--open` fetches the full image and opens it.
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show every detail of one photo, optionally opening the full image.",
+            discussion: """
+                ID is provider:id, as `photos list` prints it.
+
+                --open downloads the largest allowed size into the cache and runs PHOTOS_OPENER \
+                (default: xdg-open on Linux, open on macOS) with the file's path as its only \
+                argument (never through a shell).
+
+                Details always come from the provider; with --offline (or when the provider \
+                cannot be reached) photos shows what a cached listing knows about the photo.
+
+                Examples:
+                  photos show flickr:53624890009
+                  photos show placeholder:17 --format json
+                  photos show flickr:53624890009 --open
+                  PHOTOS_OPENER=feh photos show placeholder:1 --open
+                  photos show flickr:53624890009 --preview --graphics symbols
+                """
+        )
+
+        @Argument(help: ArgumentHelp("The photo, as provider:id. Example: flickr:53624890009", valueName: "id"))
+        var id: String
+
+        @Flag(help: "Download the full-size image into the cache and open it with PHOTOS_OPENER.")
+        var open = false
+
+        @Flag(help: "Draw the photo in the terminal above its details (from the largest cached size, else a medium one).")
+        var preview = false
+
+        @OptionGroup var output: OutputOptions
+
+        @OptionGroup var pictures: GraphicsOptions
+
+        @OptionGroup var cacheOptions: CacheOptions
+
+        func validate() throws {
+            if output.format == .jsonl || output.format == .grid {
+                throw ValidationError("show prints one photo: use --format table or json")
+            }
+            if preview && output.format == .json {
+                throw ValidationError("--preview draws in the terminal; it does not go with --format json")
+            }
+        }
+
+        func run() async throws {
+            let options = Showing.Options(
+                format: output.format, open: open, preview: preview, graphics: pictures.graphics, mode: cacheOptions.mode)
+            try await CommandRuntime.run(command: "show", network: options.mode != .offline) { [id] context in
+                try await Showing(context: context).run(id: id, options: options)
+            }
+        }
+    }
+}
