@@ -114,24 +114,25 @@ let package = Package(
         // MARK: Tests
         .testTarget(
             name: "PhotosTransportTests",
-            dependencies: ["PhotosTransport", "FixtureServerKit"]
+            dependencies: ["PhotosTransport", "FixtureServerKit", "PhotosTestSupport"]
         ),
         .testTarget(name: "PhotosTerminalTests", dependencies: ["PhotosTerminal"]),
         .testTarget(name: "FixtureServerKitTests", dependencies: ["FixtureServerKit"]),
-        .testTarget(name: "PhotosImagingTests", dependencies: ["PhotosImaging", "photos-grid-sample"]),
+        .testTarget(name: "PhotosImagingTests", dependencies: ["PhotosImaging", "PhotosTestSupport", "photos-grid-sample"]),
         .target(name: "PhotosTestSupport", dependencies: ["FixtureServerKit"], path: "Tests/PhotosTestSupport"),
-        .testTarget(name: "EndToEndTests", dependencies: ["FixtureServerKit", "PhotosTestSupport", "PhotosProviders", "photos"]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["FixtureServerKit", "PhotosTestSupport", "PhotosProviders", "PhotosCore", "PhotosCache", "photos"]),
         .testTarget(name: "PhotosCLITests", dependencies: ["PhotosCLI", "PhotosCache", "PhotosProviders"]),
         .testTarget(
             name: "PhotosCacheTests",
             dependencies: [
                 "PhotosCache", "PhotosTransport", "PlaceholderProvider", "FlickrProvider", "FixtureServerKit",
-                "PhotosTestSupport", "photos",
+                "PhotosTestSupport",
             ]
         ),
         .testTarget(
             name: "ProviderTests",
-            dependencies: ["FlickrProvider", "PlaceholderProvider", "PhotosTransport", "FixtureServerKit"]
+            dependencies: ["FlickrProvider", "PlaceholderProvider", "PhotosTransport", "FixtureServerKit", "PhotosTestSupport"]
         ),
     ] + providerTargets
 )

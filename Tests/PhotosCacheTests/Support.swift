@@ -1,4 +1,5 @@
 import FixtureServerKit
+import PhotosTestSupport
 import Foundation
 import PhotosCore
 import PhotosTransport
@@ -6,15 +7,6 @@ import Synchronization
 import Testing
 
 @testable import PhotosCache
-
-/// The repository's `Fixtures/` folder, found from this file.
-enum FixtureFiles {
-    static let root: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // PhotosCacheTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // repository
-        .appendingPathComponent("Fixtures", isDirectory: true)
-}
 
 /// A clock tests move by hand.
 final class TestClock: Sendable {
@@ -24,20 +16,6 @@ final class TestClock: Sendable {
     var function: @Sendable () -> Date { { [self] in now } }
 }
 
-/// Collects the cache's warnings.
-final class Warnings: Sendable {
-    private let lines = Mutex<[String]>([])
-    var all: [String] { lines.withLock { $0 } }
-    var sink: @Sendable (String) -> Void { { [self] line in lines.withLock { $0.append(line) } } }
-}
-
-/// A fresh folder under the temporary directory.
-func temporaryFolder(_ name: String = "cache") throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("photos-cache-tests-\(name)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
-
 /// A cache in its own folder with an injected clock.
 struct CacheBed {
     let folder: URL
@@ -45,7 +23,7 @@ struct CacheBed {
     let warnings = Warnings()
 
     init() throws {
-        folder = try temporaryFolder()
+        folder = try temporaryFolder("cache")
     }
 
     func cache(maxBytes: Int64 = 500 * 1024 * 1024, ttl: TimeInterval = 600, recentSearches: Int = 10) -> PhotoCache {
@@ -168,10 +146,4 @@ struct ServerBed {
         configuration.retry = .none
         return ServerBed(server: server, emulation: emulation, transport: try CurlTransport(configuration: configuration))
     }
-}
-
-/// Every file under `folder` whose name ends in `.photos-partial`.
-func partialFiles(under folder: URL) -> [String] {
-    guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
-    return enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".photos-partial") }
 }

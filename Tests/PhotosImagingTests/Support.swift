@@ -1,5 +1,6 @@
 import Foundation
 import PhotosTerminal
+@_exported import PhotosTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -12,9 +13,7 @@ import Darwin
 
 /// Paths and helpers shared by the imaging tests.
 enum Fixture {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures")
+    static let root = FixtureFiles.root
     static let images = root.appendingPathComponent("images")
     static let golden = root.appendingPathComponent("golden")
 
@@ -23,11 +22,7 @@ enum Fixture {
     static func data(_ name: String) throws -> Data { try Data(contentsOf: image(name)) }
 
     /// A fresh temporary folder, removed by the caller.
-    static func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("photos-imaging-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    static func temporaryFolder() throws -> URL { try PhotosTestSupport.temporaryFolder("imaging") }
 
     /// The built test tool (next to the test bundle).
     static let gridSample: URL? = {

@@ -1,4 +1,5 @@
 import FixtureServerKit
+import PhotosTestSupport
 import Foundation
 import PhotosCore
 import Testing
@@ -19,39 +20,39 @@ import Testing
     }
 
     @Test func twoHundredParallelDownloadsShareOneHTTP2Connection() async throws {
-        let server = try await FixtureServer.start()
-        defer { Task { try? await server.shutdown() } }
-        let transport = try Self.transport(for: server)
-        let folder = try TemporaryFolder()
+        try await withFixtureServer { server in
+            let transport = try Self.transport(for: server)
+            let folder = try TemporaryFolder()
 
-        let responses = try await withThrowingTaskGroup(of: (Int, HTTPResponse).self) { group in
-            for index in 0..<200 {
-                group.addTask {
-                    let target = folder.url.appendingPathComponent("\(index).jpg")
-                    return (index, try await transport.download(HTTPRequest(url: "\(server.url)/thumbs/\(index).jpg"), to: target))
+            let responses = try await withThrowingTaskGroup(of: (Int, HTTPResponse).self) { group in
+                for index in 0..<200 {
+                    group.addTask {
+                        let target = folder.url.appendingPathComponent("\(index).jpg")
+                        return (index, try await transport.download(HTTPRequest(url: "\(server.url)/thumbs/\(index).jpg"), to: target))
+                    }
                 }
+                return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
             }
-            return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
-        }
 
-        #expect(responses.count == 200)
-        #expect(responses.values.allSatisfy { $0.status == 200 && $0.httpVersion == .http2 })
-        for index in 0..<200 {
-            let data = try Data(contentsOf: folder.url.appendingPathComponent("\(index).jpg"))
-            #expect(data.count == responses[index]?.bytes)
-            #expect(data.count >= 5_000 && data.count <= 21_000)
-            #expect(data.prefix(2) == Data([0xFF, 0xD8]) && data.suffix(2) == Data([0xFF, 0xD9]), "thumbnail \(index) is a whole JPEG")
-        }
-        #expect(try folder.contents().count == 200, "no temp file is left beside the images")
+            #expect(responses.count == 200)
+            #expect(responses.values.allSatisfy { $0.status == 200 && $0.httpVersion == .http2 })
+            for index in 0..<200 {
+                let data = try Data(contentsOf: folder.url.appendingPathComponent("\(index).jpg"))
+                #expect(data.count == responses[index]?.bytes)
+                #expect(data.count >= 5_000 && data.count <= 21_000)
+                #expect(data.prefix(2) == Data([0xFF, 0xD8]) && data.suffix(2) == Data([0xFF, 0xD9]), "thumbnail \(index) is a whole JPEG")
+            }
+            #expect(try folder.contents().count == 200, "no temp file is left beside the images")
 
-        let stats = server.stats()
-        #expect(stats.connections == 1)
-        #expect(stats.streams == 200)
-        #expect(stats.requests == 200)
-        let counters = transport.statistics
-        #expect(counters.connectionsOpened == 1)
-        #expect(counters.transfersByVersion[.http2] == 200)
-        #expect(counters.transfersByVersion.count == 1)
+            let stats = server.stats()
+            #expect(stats.connections == 1)
+            #expect(stats.streams == 200)
+            #expect(stats.requests == 200)
+            let counters = transport.statistics
+            #expect(counters.connectionsOpened == 1)
+            #expect(counters.transfersByVersion[.http2] == 200)
+            #expect(counters.transfersByVersion.count == 1)
+        }
     }
 
     @Test func everyRequestNamesPhotosAndItsHomePage() async throws {
@@ -59,189 +60,190 @@ import Testing
             guard request.path == "/echo-user-agent" else { return nil }
             return .bytes(Array((request.header("user-agent") ?? "").utf8), contentType: "text/plain")
         }
-        let server = try await FixtureServer.start(FixtureServerConfiguration(routes: [echo]))
-        defer { Task { try? await server.shutdown() } }
-        let transport = try Self.transport(for: server)
-        let response = try await transport.data(for: HTTPRequest(url: "\(server.url)/echo-user-agent"))
-        let userAgent = String(decoding: response.body, as: UTF8.self)
-        #expect(userAgent == "photos/\(PhotosVersion.current) (+\(PhotosVersion.homepage))")
-        #expect(userAgent.contains("https://"), "Wikimedia refuses clients without a URL or contact")
+        try await withFixtureServer(FixtureServerConfiguration(routes: [echo])) { server in
+            let transport = try Self.transport(for: server)
+            let response = try await transport.data(for: HTTPRequest(url: "\(server.url)/echo-user-agent"))
+            let userAgent = String(decoding: response.body, as: UTF8.self)
+            #expect(userAgent == "photos/\(PhotosVersion.current) (+\(PhotosVersion.homepage))")
+            #expect(userAgent.contains("https://"), "Wikimedia refuses clients without a URL or contact")
+        }
     }
 
     @Test func cancellingADownloadRemovesItsTempFileAtOnce() async throws {
-        let server = try await FixtureServer.start()
-        defer { Task { try? await server.shutdown() } }
-        // The stall would end the transfer only after 30 s: a cancel that waited for libcurl to
-        // give up would take that long.
-        let transport = try Self.transport(for: server) { $0.lowSpeedTime = .seconds(30) }
-        let folder = try TemporaryFolder()
-        let target = folder.url.appendingPathComponent("stalled.jpg")
+        try await withFixtureServer { server in
+            // The stall would end the transfer only after 30 s: a cancel that waited for libcurl to
+            // give up would take that long.
+            let transport = try Self.transport(for: server) { $0.lowSpeedTime = .seconds(30) }
+            let folder = try TemporaryFolder()
+            let target = folder.url.appendingPathComponent("stalled.jpg")
 
-        let task = Task {
-            try await transport.download(HTTPRequest(url: "\(server.url)/images/sample.jpg?stall_after=2000"), to: target)
+            let task = Task {
+                try await transport.download(HTTPRequest(url: "\(server.url)/images/sample.jpg?stall_after=2000"), to: target)
+            }
+            // Wait for the partial file: the transfer is then really mid-body.
+            try await waitUntil { (try? folder.contents().contains { $0.hasSuffix(TempFile.suffix) }) == true }
+            let cancelled = ContinuousClock.now
+            task.cancel()
+            let outcome = await task.result
+            // Well below the 30 s stall timeout, so the cancel did not wait for libcurl to give
+            // up; the margin is for a two-core machine running the whole suite at once.
+            #expect(ContinuousClock.now - cancelled < .seconds(15))
+            #expect(throws: CancellationError.self) { try outcome.get() }
+            #expect(try folder.contents().isEmpty, "neither the temp file nor the target remain")
         }
-        // Wait for the partial file: the transfer is then really mid-body.
-        try await waitUntil { (try? folder.contents().contains { $0.hasSuffix(TempFile.suffix) }) == true }
-        let cancelled = ContinuousClock.now
-        task.cancel()
-        let outcome = await task.result
-        // Generous for a loaded two-core machine, and far below the stall timeout.
-        #expect(ContinuousClock.now - cancelled < .seconds(5))
-        #expect(throws: CancellationError.self) { try outcome.get() }
-        #expect(try folder.contents().isEmpty, "neither the temp file nor the target remain")
     }
 
     @Test func serviceUnavailableWithRetryAfterIsRetriedThenSucceeds() async throws {
-        let server = try await FixtureServer.start()
-        defer { Task { try? await server.shutdown() } }
-        let transport = try Self.transport(for: server, retry: RetryPolicy())
-        let key = UUID().uuidString
-        let started = ContinuousClock.now
-        let response = try await transport.data(
-            for: HTTPRequest(url: "\(server.url)/images/thumb.jpg?fail_first=1&status=503&retry_after=1&key=\(key)"))
-        #expect(response.status == 200)
-        #expect(response.attempts == 2)
-        #expect(ContinuousClock.now - started >= .seconds(1), "Retry-After: 1 was honoured")
-        #expect(server.stats().requests == 2)
-        #expect(transport.statistics.retries == 1)
+        try await withFixtureServer { server in
+            let transport = try Self.transport(for: server, retry: RetryPolicy())
+            let key = UUID().uuidString
+            let started = ContinuousClock.now
+            let response = try await transport.data(
+                for: HTTPRequest(url: "\(server.url)/images/thumb.jpg?fail_first=1&status=503&retry_after=1&key=\(key)"))
+            #expect(response.status == 200)
+            #expect(response.attempts == 2)
+            #expect(ContinuousClock.now - started >= .seconds(1), "Retry-After: 1 was honoured")
+            #expect(server.stats().requests == 2)
+            #expect(transport.statistics.retries == 1)
+        }
     }
 
     @Test(arguments: [404, 500])
     func anErrorStatusLeavesNoFile(status: Int) async throws {
-        let server = try await FixtureServer.start()
-        defer { Task { try? await server.shutdown() } }
-        let transport = try Self.transport(for: server, retry: .none)
-        let folder = try TemporaryFolder()
-        let response = try await transport.download(
-            HTTPRequest(url: "\(server.url)/images/thumb.jpg?status=\(status)"), to: folder.url.appendingPathComponent("a.jpg"))
-        #expect(response.status == status)
-        #expect(String(decoding: response.body, as: UTF8.self).contains("injected"), "the error body is kept for messages")
-        #expect(try folder.contents().isEmpty, "neither the file nor a temp file")
+        try await withFixtureServer { server in
+            let transport = try Self.transport(for: server, retry: .none)
+            let folder = try TemporaryFolder()
+            let response = try await transport.download(
+                HTTPRequest(url: "\(server.url)/images/thumb.jpg?status=\(status)"), to: folder.url.appendingPathComponent("a.jpg"))
+            #expect(response.status == status)
+            #expect(String(decoding: response.body, as: UTF8.self).contains("injected"), "the error body is kept for messages")
+            #expect(try folder.contents().isEmpty, "neither the file nor a temp file")
+        }
     }
 
     @Test func retriesStopAtTheLimitAndReturnTheLastAnswer() async throws {
-        let server = try await FixtureServer.start()
-        defer { Task { try? await server.shutdown() } }
-        let transport = try Self.transport(for: server)
-        let response = try await transport.data(for: HTTPRequest(url: "\(server.url)/images/thumb.jpg?status=500"))
-        #expect(response.status == 500)
-        #expect(response.attempts == RetryPolicy.quick.maxAttempts)
-        #expect(server.stats().requests == RetryPolicy.quick.maxAttempts)
+        try await withFixtureServer { server in
+            let transport = try Self.transport(for: server)
+            let response = try await transport.data(for: HTTPRequest(url: "\(server.url)/images/thumb.jpg?status=500"))
+            #expect(response.status == 500)
+            #expect(response.attempts == RetryPolicy.quick.maxAttempts)
+            #expect(server.stats().requests == RetryPolicy.quick.maxAttempts)
+        }
     }
 
     @Test func aStalledBodyTimesOutWithAClearError() async throws {
-        let server = try await FixtureServer.start()
-        defer { Task { try? await server.shutdown() } }
-        let transport = try Self.transport(for: server) { $0.lowSpeedTime = .seconds(2) }
-        let folder = try TemporaryFolder()
-        let error = await #expect(throws: TransportError.self) {
-            try await transport.download(
-                HTTPRequest(url: "\(server.url)/images/sample.jpg?stall_after=1000"),
-                to: folder.url.appendingPathComponent("a.jpg"))
+        try await withFixtureServer { server in
+            let transport = try Self.transport(for: server) { $0.lowSpeedTime = .seconds(2) }
+            let folder = try TemporaryFolder()
+            let error = await #expect(throws: TransportError.self) {
+                try await transport.download(
+                    HTTPRequest(url: "\(server.url)/images/sample.jpg?stall_after=1000"),
+                    to: folder.url.appendingPathComponent("a.jpg"))
+            }
+            #expect(error == .timedOut(host: "127.0.0.1", phase: .stalled))
+            #expect(error?.description.contains("stalled") == true)
+            #expect(try folder.contents().isEmpty)
         }
-        #expect(error == .timedOut(host: "127.0.0.1", phase: .stalled))
-        #expect(error?.description.contains("stalled") == true)
-        #expect(try folder.contents().isEmpty)
     }
 
     @Test(arguments: ["wrong_length=100", "reset_after=1000"])
     func aCutBodyIsAnErrorAndNeverAFile(fault: String) async throws {
-        let server = try await FixtureServer.start()
-        defer { Task { try? await server.shutdown() } }
-        let transport = try Self.transport(for: server)
-        let folder = try TemporaryFolder()
-        let error = await #expect(throws: TransportError.self) {
-            try await transport.download(
-                HTTPRequest(url: "\(server.url)/images/sample.jpg?\(fault)"), to: folder.url.appendingPathComponent("a.jpg"))
-        }
-        switch error {
-        case .truncated, .connectionLost: break
-        default: Issue.record("expected a truncated or lost transfer, got \(String(describing: error))")
-        }
-        #expect(try folder.contents().isEmpty)
-        await #expect(throws: TransportError.self) {
-            try await transport.data(for: HTTPRequest(url: "\(server.url)/images/sample.jpg?\(fault)"))
+        try await withFixtureServer { server in
+            let transport = try Self.transport(for: server)
+            let folder = try TemporaryFolder()
+            let error = await #expect(throws: TransportError.self) {
+                try await transport.download(
+                    HTTPRequest(url: "\(server.url)/images/sample.jpg?\(fault)"), to: folder.url.appendingPathComponent("a.jpg"))
+            }
+            switch error {
+            case .truncated, .connectionLost: break
+            default: Issue.record("expected a truncated or lost transfer, got \(String(describing: error))")
+            }
+            #expect(try folder.contents().isEmpty)
+            await #expect(throws: TransportError.self) {
+                try await transport.data(for: HTTPRequest(url: "\(server.url)/images/sample.jpg?\(fault)"))
+            }
         }
     }
 
     @Test func fileURLsAndRedirectsToThemAreRefused() async throws {
-        let server = try await FixtureServer.start()
-        defer { Task { try? await server.shutdown() } }
-        let transport = try Self.transport(for: server)
-        await #expect(throws: TransportError.unsupportedScheme("file")) {
-            try await transport.data(for: HTTPRequest(url: "file:///etc/passwd"))
-        }
-        await #expect(throws: TransportError.unsupportedScheme("file")) {
-            try await transport.data(for: HTTPRequest(url: "\(server.url)/images/thumb.jpg?redirect=file:///etc/passwd"))
-        }
-        // Ordinary redirects are followed, up to five.
-        let followed = try await transport.data(for: HTTPRequest(url: "\(server.url)/images/thumb.jpg?redirects=3"))
-        #expect(followed.status == 200)
-        await #expect(throws: TransportError.tooManyRedirects(host: "127.0.0.1")) {
-            try await transport.data(for: HTTPRequest(url: "\(server.url)/images/thumb.jpg?redirects=6"))
+        try await withFixtureServer { server in
+            let transport = try Self.transport(for: server)
+            await #expect(throws: TransportError.unsupportedScheme("file")) {
+                try await transport.data(for: HTTPRequest(url: "file:///etc/passwd"))
+            }
+            await #expect(throws: TransportError.unsupportedScheme("file")) {
+                try await transport.data(for: HTTPRequest(url: "\(server.url)/images/thumb.jpg?redirect=file:///etc/passwd"))
+            }
+            // Ordinary redirects are followed, up to five.
+            let followed = try await transport.data(for: HTTPRequest(url: "\(server.url)/images/thumb.jpg?redirects=3"))
+            #expect(followed.status == 200)
+            await #expect(throws: TransportError.tooManyRedirects(host: "127.0.0.1")) {
+                try await transport.data(for: HTTPRequest(url: "\(server.url)/images/thumb.jpg?redirects=6"))
+            }
         }
     }
 
     @Test func aWrongCAIsATLSErrorNamingTheHost() async throws {
-        let server = try await FixtureServer.start()
-        defer { Task { try? await server.shutdown() } }
-        let otherCA = FixtureServerConfiguration.defaultFixturesDirectory.appendingPathComponent("tls/other-ca.pem").path
-        let transport = try Self.transport(for: server) { $0.caBundlePath = otherCA }
-        let error = await #expect(throws: TransportError.self) {
-            try await transport.data(for: HTTPRequest(url: "\(server.url)/images/thumb.jpg"))
+        try await withFixtureServer { server in
+            let otherCA = FixtureServerConfiguration.defaultFixturesDirectory.appendingPathComponent("tls/other-ca.pem").path
+            let transport = try Self.transport(for: server) { $0.caBundlePath = otherCA }
+            let error = await #expect(throws: TransportError.self) {
+                try await transport.data(for: HTTPRequest(url: "\(server.url)/images/thumb.jpg"))
+            }
+            guard case .tls(let host, _) = error else {
+                Issue.record("expected a TLS error, got \(String(describing: error))")
+                return
+            }
+            #expect(host == "127.0.0.1")
+            #expect(error?.description.contains("127.0.0.1") == true)
+            #expect(error?.description.contains("PHOTOS_CA_BUNDLE") == true)
         }
-        guard case .tls(let host, _) = error else {
-            Issue.record("expected a TLS error, got \(String(describing: error))")
-            return
-        }
-        #expect(host == "127.0.0.1")
-        #expect(error?.description.contains("127.0.0.1") == true)
-        #expect(error?.description.contains("PHOTOS_CA_BUNDLE") == true)
     }
 
     @Test func aBodyOverTheCapIsRefused() async throws {
-        let server = try await FixtureServer.start()
-        defer { Task { try? await server.shutdown() } }
-        let transport = try Self.transport(for: server)
-        await #expect(throws: TransportError.tooLarge(host: "127.0.0.1", limit: 65_536)) {
-            try await transport.data(for: HTTPRequest(url: "\(server.url)/x?huge=10000000", maxBodyBytes: 65_536))
+        try await withFixtureServer { server in
+            let transport = try Self.transport(for: server)
+            await #expect(throws: TransportError.tooLarge(host: "127.0.0.1", limit: 65_536)) {
+                try await transport.data(for: HTTPRequest(url: "\(server.url)/x?huge=10000000", maxBodyBytes: 65_536))
+            }
+            let small = try await transport.data(for: HTTPRequest(url: "\(server.url)/x?huge=60000", maxBodyBytes: 65_536))
+            #expect(small.body.count == 60_000)
         }
-        let small = try await transport.data(for: HTTPRequest(url: "\(server.url)/x?huge=60000", maxBodyBytes: 65_536))
-        #expect(small.body.count == 60_000)
     }
 
     @Test func identicalRequestsInFlightShareOneTransfer() async throws {
-        let server = try await FixtureServer.start(FixtureServerConfiguration(latencyMilliseconds: 200))
-        defer { Task { try? await server.shutdown() } }
-        let transport = try Self.transport(for: server)
-        let request = HTTPRequest(url: "\(server.url)/images/thumb.jpg")
-        async let first = transport.data(for: request)
-        async let second = transport.data(for: request)
-        let (a, b) = try await (first, second)
-        #expect(a.body == b.body && !a.body.isEmpty)
-        #expect(server.stats().requests == 1)
+        try await withFixtureServer(FixtureServerConfiguration(latencyMilliseconds: 200)) { server in
+            let transport = try Self.transport(for: server)
+            let request = HTTPRequest(url: "\(server.url)/images/thumb.jpg")
+            async let first = transport.data(for: request)
+            async let second = transport.data(for: request)
+            let (a, b) = try await (first, second)
+            #expect(a.body == b.body && !a.body.isEmpty)
+            #expect(server.stats().requests == 1)
+        }
     }
 
     @Test func fallsBackToHTTP1WhenTheServerOffersNoH2() async throws {
         var configuration = FixtureServerConfiguration()
         configuration.offerHTTP2 = false
-        let server = try await FixtureServer.start(configuration)
-        defer { Task { try? await server.shutdown() } }
-        let transport = try Self.transport(for: server)
-        let folder = try TemporaryFolder()
-        let responses = try await withThrowingTaskGroup(of: HTTPResponse.self) { group in
-            for index in 0..<20 {
-                group.addTask {
-                    try await transport.download(
-                        HTTPRequest(url: "\(server.url)/thumbs/\(index).jpg"), to: folder.url.appendingPathComponent("\(index)"))
+        try await withFixtureServer(configuration) { server in
+            let transport = try Self.transport(for: server)
+            let folder = try TemporaryFolder()
+            let responses = try await withThrowingTaskGroup(of: HTTPResponse.self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        try await transport.download(
+                            HTTPRequest(url: "\(server.url)/thumbs/\(index).jpg"), to: folder.url.appendingPathComponent("\(index)"))
+                    }
                 }
+                return try await group.reduce(into: []) { $0.append($1) }
             }
-            return try await group.reduce(into: []) { $0.append($1) }
+            #expect(responses.count == 20)
+            #expect(responses.allSatisfy { $0.httpVersion == .http1_1 && $0.status == 200 })
+            #expect(server.stats().streams == 0)
+            #expect(try folder.contents().count == 20)
         }
-        #expect(responses.count == 20)
-        #expect(responses.allSatisfy { $0.httpVersion == .http1_1 && $0.status == 200 })
-        #expect(server.stats().streams == 0)
-        #expect(try folder.contents().count == 20)
     }
 
     @Test func aDeadHostFailsFastAfterItsFirstFailure() async throws {
@@ -295,36 +297,3 @@ extension RetryPolicy {
     }
 }
 
-/// A folder under the system temp directory, removed when the value is released.
-final class TemporaryFolder: Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("photos-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    func contents() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: url.path)
-    }
-}
-
-/// Polls `condition` every 5 ms until it holds, failing once `timeout` has passed and at least
-/// as many polls have been made as fit in it: on a machine busy enough to starve the cooperative
-/// pool, the tasks the condition waits for get the time the polls got.
-func waitUntil(timeout: Duration = .seconds(5), _ condition: () -> Bool) async throws {
-    let interval = Duration.milliseconds(5)
-    let deadline = ContinuousClock.now + timeout
-    let polls = Int(timeout / interval)
-    var made = 0
-    while !condition() {
-        guard ContinuousClock.now < deadline || made < polls else {
-            Issue.record("condition not met within \(timeout)")
-            return
-        }
-        made += 1
-        try await Task.sleep(for: interval)
-    }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosTestSupport
 import PhotosCore
 import Synchronization
 import Testing

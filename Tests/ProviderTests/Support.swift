@@ -1,23 +1,6 @@
 import Foundation
 import PhotosCore
-
-/// The repository's `Fixtures/` folder, found from this file.
-enum FixtureFiles {
-    static let root: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // ProviderTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // repository
-        .appendingPathComponent("Fixtures", isDirectory: true)
-
-    static func data(_ relativePath: String) throws -> Data {
-        try Data(contentsOf: root.appendingPathComponent(relativePath))
-    }
-
-    /// The recorded placeholder records as JSON objects.
-    static func placeholderRecords() throws -> [[String: Any]] {
-        try JSONSerialization.jsonObject(with: data("placeholder/photos.json")) as? [[String: Any]] ?? []
-    }
-}
+@_exported import PhotosTestSupport
 
 /// A fake transport: answers with a closure, records every URL, tracks concurrency.
 final class FakeHTTP: HTTPFetching, @unchecked Sendable {

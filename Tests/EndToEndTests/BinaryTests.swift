@@ -12,24 +12,10 @@ import Testing
 @Suite(.serialized) struct BinaryTests {
     typealias Photos = PhotosBinary
 
-    static func withServer(_ body: (FixtureServer, FixtureProviderEmulation, Photos) async throws -> Void) async throws {
-        let emulation = FixtureProviderEmulation(fixtures: FixtureFiles.root)
-        let server = try await FixtureServer.start(FixtureServerConfiguration(fixturesDirectory: FixtureFiles.root, routes: [emulation.route]))
-        let photos = try Photos(server: server)
-        defer { photos.remove() }
-        do {
-            try await body(server, emulation, photos)
-        } catch {
-            try? await server.shutdown()
-            throw error
-        }
-        try? await server.shutdown()
-    }
-
     // MARK: Listing through the binary
 
     @Test func secondListingComesFromTheCacheAndSaysSo() async throws {
-        try await Self.withServer { server, _, photos in
+        try await withServer { server, photos in
             let first = try await photos.run(["list", "--provider", "placeholder", "--per-page", "6", "--format", "json"])
             #expect(first.status == 0, "\(first.stderr)")
             let firstJSON = try first.json()
@@ -72,8 +58,7 @@ import Testing
     }
 
     @Test func staleIfErrorWarnsWithTheAgeAndExitsZero() async throws {
-        let emulation = FixtureProviderEmulation(fixtures: FixtureFiles.root)
-        let server = try await FixtureServer.start(FixtureServerConfiguration(fixturesDirectory: FixtureFiles.root, routes: [emulation.route]))
+        let server = try await FixtureServer.start()
         let photos = try Photos(server: server)
         defer { photos.remove() }
         let first = try await photos.run(["list", "--provider", "placeholder", "--per-page", "4", "--no-thumbnails"])
@@ -89,7 +74,7 @@ import Testing
     }
 
     @Test func theFlickrAPIKeyIsNeverWrittenToTheCache() async throws {
-        try await Self.withServer { _, _, photos in
+        try await withServer { _, photos in
             let key = "k3y-\(UUID().uuidString.prefix(8))"
             // The emulation accepts one key only; use it, then a distinctive one that fails.
             for (arguments, environment) in [
@@ -115,7 +100,7 @@ import Testing
     }
 
     @Test func clearByProviderAndAll() async throws {
-        try await Self.withServer { _, _, photos in
+        try await withServer { _, photos in
             _ = try await photos.run(["list", "--provider", "flickr", "--query", "dogs", "--per-page", "10"])
             _ = try await photos.run(["list", "--provider", "placeholder", "--per-page", "3"])
             let cleared = try await photos.run(["cache", "clear", "--provider", "flickr"])
@@ -135,7 +120,7 @@ import Testing
     // MARK: Many processes
 
     @Test func eightProcessesTwentyRunsEachShareOneCache() async throws {
-        try await Self.withServer { _, _, photos in
+        try await withServer { _, photos in
             // A 1 MiB cap makes the processes evict while others list; TTL 0 makes them revalidate.
             let environment = ["PHOTOS_CACHE_MAX_SIZE_MB": "1", "PHOTOS_CACHE_LISTING_TTL_SECONDS": "0"]
             let failures = Warnings()
@@ -178,7 +163,7 @@ import Testing
     // MARK: Ctrl-C
 
     @Test func sigintDuringThumbnailPrefetchExits130QuicklyAndLeavesNoTempFile() async throws {
-        try await Self.withServer { server, _, photos in
+        try await withServer { server, photos in
             // A cached listing whose thumbnails trickle in at 400 bytes a second.
             let cache = PhotoCache(configuration: CacheConfiguration(location: .path(photos.cacheFolder)))
             let slow = (1...5).map { index in
