@@ -54,24 +54,6 @@ struct FlickrAPI: Sendable {
     private static let unreserved = CharacterSet(
         charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
-    /// `url` with the value of every `api_key` query item replaced by `REDACTED`.
-    static func redact(_ url: String) -> String {
-        guard let questionMark = url.firstIndex(of: "?") else { return url }
-        let head = url[...questionMark]
-        var rest = url[url.index(after: questionMark)...]
-        var fragment: Substring = ""
-        if let hash = rest.firstIndex(of: "#") {
-            fragment = rest[hash...]
-            rest = rest[..<hash]
-        }
-        let items = rest.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
-            let name = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            let decoded = String(name).removingPercentEncoding ?? String(name)
-            return decoded.lowercased() == "api_key" ? "\(name)=REDACTED" : String(item)
-        }
-        return String(head) + items.joined(separator: "&") + String(fragment)
-    }
-
     // MARK: Static image URLs
 
     /// `{static}/{server}/{id}_{secret}_{suffix}.jpg`, or nil when a part is missing or not plain.

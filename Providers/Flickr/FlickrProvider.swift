@@ -65,8 +65,6 @@ public struct FlickrProvider: RegisteredProvider {
         "8": "United States Government Work", "9": "CC0 1.0", "10": "Public Domain Mark 1.0",
     ]
 
-    /// `url` with the `api_key` value replaced by `REDACTED`, for anyone who must show a URL.
-    public static func redact(_ url: String) -> String { FlickrAPI.redact(url) }
 
     // MARK: Listing
 

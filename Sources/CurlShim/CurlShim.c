@@ -114,10 +114,6 @@ CURLcode photos_curl_easy_setopt_data_callback(CURL *easy, CURLoption option, ph
     return curl.easy_setopt(easy, option, value);
 }
 
-CURLcode photos_curl_easy_setopt_xferinfo_callback(CURL *easy, photos_curl_xferinfo_callback value) {
-    return curl.easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, value);
-}
-
 CURLcode photos_curl_easy_getinfo_long(CURL *easy, CURLINFO info, long *value) {
     return curl.easy_getinfo(easy, info, value);
 }
@@ -127,10 +123,6 @@ CURLcode photos_curl_easy_getinfo_offset(CURL *easy, CURLINFO info, curl_off_t *
 }
 
 CURLcode photos_curl_easy_getinfo_string(CURL *easy, CURLINFO info, const char **value) {
-    return curl.easy_getinfo(easy, info, value);
-}
-
-CURLcode photos_curl_easy_getinfo_pointer(CURL *easy, CURLINFO info, void **value) {
     return curl.easy_getinfo(easy, info, value);
 }
 

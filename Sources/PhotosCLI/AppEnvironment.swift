@@ -98,7 +98,7 @@ struct AppEnvironment {
     }
 
     /// Rendered tiles kept between runs, so an unchanged grid is not drawn from scratch.
-    var tileCache: TileCache { TileCache(directory: cacheRoot.appendingPathComponent("tiles", isDirectory: true)) }
+    var tileCache: TileCache { TileCache(directory: cacheRoot.appendingPathComponent(CacheLayout.tilesFolder, isDirectory: true)) }
 
     /// Columns for tables: the terminal's width, else COLUMNS, else 100.
     var terminalWidth: Int {

@@ -18,7 +18,7 @@ public struct EvictionReport: Sendable, Equatable {
 
 extension PhotoCache {
     /// Temp files the transport writes beside a target: `.<name>.<random>.photos-partial`.
-    static let tempSuffix = ".photos-partial"
+    static let tempSuffix = CacheLayout.partialSuffix
     /// How often the end-of-command sweep of the images folder may run (it lists folders).
     static let sweepInterval: TimeInterval = 3600
     /// Listings unused for this long are dropped by the sweep.
@@ -187,7 +187,7 @@ extension PhotoCache {
             configuration.fileSystem.remove(atPath: trash)
         }
         // Rendered terminal tiles (list --format grid, show --preview) go too.
-        let tiles = root.appendingPathComponent("tiles").path
+        let tiles = root.appendingPathComponent(CacheLayout.tilesFolder).path
         if (try? configuration.fileSystem.move(atPath: tiles, toPath: trash + "-tiles")) != nil {
             configuration.fileSystem.remove(atPath: trash + "-tiles")
         }

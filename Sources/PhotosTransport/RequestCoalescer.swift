@@ -9,18 +9,29 @@ import Synchronization
 final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private typealias Waiter = CheckedContinuation<Value, any Error>
 
-    private struct Entry {
+    private struct Operation {
         var task: Task<Void, Never>?
         var waiters: [UInt64: Waiter] = [:]
+    }
+
+    /// Where one call stands. Its cancellation handler may run before its continuation exists.
+    private enum Caller {
+        /// Between `run` and storing its continuation.
+        case starting
+        /// Cancelled while `.starting`: it must not wait once its continuation exists.
+        case cancelledEarly
+        /// Waiting on the operation of this generation.
+        case waiting(generation: UInt64)
     }
 
     private struct State {
         /// Operations new callers may join, by key, each with the id of its generation.
         var joinable: [Key: UInt64] = [:]
         /// Every running operation by generation, joinable or winding down after cancellation.
-        var running: [UInt64: Entry] = [:]
+        var running: [UInt64: Operation] = [:]
+        /// Calls not yet answered, by id.
+        var callers: [UInt64: Caller] = [:]
         var nextID: UInt64 = 0
-        var cancelledBeforeWaiting: Set<UInt64> = []
     }
 
     private let state = Mutex(State())
@@ -35,22 +46,24 @@ final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     func run(_ key: Key, operation: @escaping @Sendable () async throws -> Value) async throws -> Value {
         let id = state.withLock { state in
             state.nextID += 1
+            state.callers[state.nextID] = .starting
             return state.nextID
         }
-        // The generation this caller joined, for the cancellation handler.
-        let joined = Mutex<UInt64?>(nil)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (waiter: Waiter) in
                 let cancelled: Bool = state.withLock { state in
-                    if state.cancelledBeforeWaiting.remove(id) != nil { return true }
+                    if case .cancelledEarly = state.callers[id] {
+                        state.callers[id] = nil
+                        return true
+                    }
                     if let generation = state.joinable[key] {
                         state.running[generation]?.waiters[id] = waiter
-                        joined.withLock { $0 = generation }
+                        state.callers[id] = .waiting(generation: generation)
                         return false
                     }
-                    var entry = Entry()
-                    entry.waiters[id] = waiter
-                    entry.task = Task { [weak self] in
+                    var started = Operation()
+                    started.waiters[id] = waiter
+                    started.task = Task { [weak self] in
                         let result: Result<Value, any Error>
                         do {
                             result = .success(try await operation())
@@ -60,28 +73,32 @@ final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendabl
                         self?.finish(key, generation: id, result)
                     }
                     state.joinable[key] = id
-                    state.running[id] = entry
-                    joined.withLock { $0 = id }
+                    state.running[id] = started
+                    state.callers[id] = .waiting(generation: id)
                     return false
                 }
                 if cancelled { waiter.resume(throwing: CancellationError()) }
             }
         } onCancel: {
             let (leaving, orphaned): (Waiter?, Task<Void, Never>?) = state.withLock { state in
-                guard let generation = joined.withLock({ $0 }), var entry = state.running[generation],
-                      entry.waiters[id] != nil
-                else {
-                    state.cancelledBeforeWaiting.insert(id)
+                switch state.callers[id] {
+                case .starting:
+                    state.callers[id] = .cancelledEarly
                     return (nil, nil)
+                case .waiting(let generation):
+                    guard var running = state.running[generation], running.waiters[id] != nil else { return (nil, nil) }
+                    if running.waiters.count == 1 {
+                        // Last caller: cancel the work, and wait for it to finish cleaning up.
+                        if state.joinable[key] == generation { state.joinable[key] = nil }
+                        return (nil, running.task)
+                    }
+                    let waiter = running.waiters.removeValue(forKey: id)
+                    state.running[generation] = running
+                    state.callers[id] = nil
+                    return (waiter, nil)
+                case .cancelledEarly, nil:
+                    return (nil, nil)  // answered already
                 }
-                if entry.waiters.count == 1 {
-                    // Last caller: cancel the work, and wait for it to finish cleaning up.
-                    if state.joinable[key] == generation { state.joinable[key] = nil }
-                    return (nil, entry.task)
-                }
-                let waiter = entry.waiters.removeValue(forKey: id)
-                state.running[generation] = entry
-                return (waiter, nil)
             }
             orphaned?.cancel()
             leaving?.resume(throwing: CancellationError())
@@ -91,8 +108,13 @@ final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     private func finish(_ key: Key, generation: UInt64, _ result: Result<Value, any Error>) {
         let waiters: [Waiter] = state.withLock { state in
             if state.joinable[key] == generation { state.joinable[key] = nil }
-            return state.running.removeValue(forKey: generation).map { Array($0.waiters.values) } ?? []
+            guard let finished = state.running.removeValue(forKey: generation) else { return [] }
+            for id in finished.waiters.keys { state.callers[id] = nil }
+            return Array(finished.waiters.values)
         }
         for waiter in waiters { waiter.resume(with: result) }
     }
+
+    /// Calls still tracked (for tests: zero once every call has returned).
+    var trackedCallers: Int { state.withLock { $0.callers.count } }
 }

@@ -11,7 +11,7 @@ import Darwin
 ///
 /// Temp names end in `TempFile.suffix` so a cache can find orphans left by a killed process.
 struct TempFile {
-    static let suffix = ".photos-partial"
+    static let suffix = CacheLayout.partialSuffix
 
     let target: URL
     let path: String

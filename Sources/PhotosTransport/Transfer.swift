@@ -70,35 +70,37 @@ final class Transfer: @unchecked Sendable {
         }
         self.easy = easy
         let me = Unmanaged.passUnretained(self).toOpaque()
-        var ok = true
-        func set(_ code: CURLcode) { if code != CURLE_OK { ok = false } }
-
-        set(photos_curl_easy_setopt_string(easy, CURLOPT_URL, request.url))
-        set(photos_curl_easy_setopt_pointer(easy, CURLOPT_PRIVATE, me))
-        set(photos_curl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(errorBuffer)))
-        set(photos_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1))
-        set(photos_curl_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https"))
-        set(photos_curl_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"))
-        set(photos_curl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1))
-        set(photos_curl_easy_setopt_long(easy, CURLOPT_MAXREDIRS, 5))
-        set(photos_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)))
-        set(photos_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1))
-        set(photos_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1))
-        set(photos_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2))
-        if let ca = configuration.caBundlePath {
-            set(photos_curl_easy_setopt_string(easy, CURLOPT_CAINFO, ca))
+        var refused: (option: CURLoption, code: CURLcode)?
+        func set(_ option: CURLoption, _ code: CURLcode) {
+            if code != CURLE_OK, refused == nil { refused = (option, code) }
         }
-        set(photos_curl_easy_setopt_string(easy, CURLOPT_USERAGENT, configuration.userAgent))
-        set(photos_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeout.milliseconds))
-        set(photos_curl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, configuration.lowSpeedLimit))
-        set(photos_curl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, configuration.lowSpeedTime.seconds)))
+
+        set(CURLOPT_URL, photos_curl_easy_setopt_string(easy, CURLOPT_URL, request.url))
+        set(CURLOPT_PRIVATE, photos_curl_easy_setopt_pointer(easy, CURLOPT_PRIVATE, me))
+        set(CURLOPT_ERRORBUFFER, photos_curl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(errorBuffer)))
+        set(CURLOPT_NOSIGNAL, photos_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1))
+        set(CURLOPT_PROTOCOLS_STR, photos_curl_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https"))
+        set(CURLOPT_REDIR_PROTOCOLS_STR, photos_curl_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"))
+        set(CURLOPT_FOLLOWLOCATION, photos_curl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1))
+        set(CURLOPT_MAXREDIRS, photos_curl_easy_setopt_long(easy, CURLOPT_MAXREDIRS, 5))
+        set(CURLOPT_HTTP_VERSION, photos_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)))
+        set(CURLOPT_PIPEWAIT, photos_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1))
+        set(CURLOPT_SSL_VERIFYPEER, photos_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1))
+        set(CURLOPT_SSL_VERIFYHOST, photos_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2))
+        if let ca = configuration.caBundlePath {
+            set(CURLOPT_CAINFO, photos_curl_easy_setopt_string(easy, CURLOPT_CAINFO, ca))
+        }
+        set(CURLOPT_USERAGENT, photos_curl_easy_setopt_string(easy, CURLOPT_USERAGENT, configuration.userAgent))
+        set(CURLOPT_CONNECTTIMEOUT_MS, photos_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeout.milliseconds))
+        set(CURLOPT_LOW_SPEED_LIMIT, photos_curl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, configuration.lowSpeedLimit))
+        set(CURLOPT_LOW_SPEED_TIME, photos_curl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, configuration.lowSpeedTime.seconds)))
         if let total = request.totalTimeout {
-            set(photos_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, total.milliseconds)))
+            set(CURLOPT_TIMEOUT_MS, photos_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, total.milliseconds)))
         }
         if destination == .memory {
             // Compressed JSON is welcome; images are stored exactly as served.
-            set(photos_curl_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, ""))
-            set(photos_curl_easy_setopt_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxBodyBytes)))
+            set(CURLOPT_ACCEPT_ENCODING, photos_curl_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, ""))
+            set(CURLOPT_MAXFILESIZE_LARGE, photos_curl_easy_setopt_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxBodyBytes)))
         }
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
             let line = "\(name): \(value)"
@@ -106,14 +108,17 @@ final class Transfer: @unchecked Sendable {
             headerList = photos_curl_slist_append(headerList, line)
         }
         if let headerList {
-            set(photos_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList))
+            set(CURLOPT_HTTPHEADER, photos_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList))
         }
-        set(photos_curl_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION, transferHeaderCallback))
-        set(photos_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, me))
-        set(photos_curl_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, transferWriteCallback))
-        set(photos_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, me))
-        guard ok else {
-            throw .other(host: host, code: Int(CURLE_BAD_FUNCTION_ARGUMENT.rawValue), detail: "libcurl refused an option")
+        set(CURLOPT_HEADERFUNCTION, photos_curl_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION, transferHeaderCallback))
+        set(CURLOPT_HEADERDATA, photos_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, me))
+        set(CURLOPT_WRITEFUNCTION, photos_curl_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, transferWriteCallback))
+        set(CURLOPT_WRITEDATA, photos_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, me))
+        if let refused {
+            // The option's number is what curl.h and the libcurl documentation list it by.
+            throw .other(
+                host: host, code: Int(refused.code.rawValue),
+                detail: "libcurl refused option \(refused.option.rawValue): \(String(cString: photos_curl_easy_strerror(refused.code)))")
         }
         return easy
     }
@@ -289,6 +294,19 @@ final class Transfer: @unchecked Sendable {
         }
     }
 
+    /// Which limit a timed-out transfer ran into, from libcurl's timings (its message text
+    /// is not an interface): no request sent yet is the connect timeout; a transfer that used
+    /// its whole time budget hit the total limit; anything else was the low-speed limit.
+    private func timeoutPhase(_ easy: UnsafeMutableRawPointer) -> TransportError.TimeoutPhase {
+        var pretransfer: curl_off_t = 0
+        var total: curl_off_t = 0
+        photos_curl_easy_getinfo_offset(easy, CURLINFO_PRETRANSFER_TIME_T, &pretransfer)
+        photos_curl_easy_getinfo_offset(easy, CURLINFO_TOTAL_TIME_T, &total)
+        if pretransfer == 0 { return .connect }
+        if let budget = request.totalTimeout, Int64(total) >= Int64(budget.milliseconds) * 900 { return .total }
+        return .stalled
+    }
+
     private func error(for code: CURLcode, easy: UnsafeMutableRawPointer) -> TransportError {
         if let abortReason { return abortReason }
         let detail: String = {
@@ -308,13 +326,7 @@ final class Transfer: @unchecked Sendable {
         case CURLE_COULDNT_CONNECT:
             return .cannotConnect(host: host, detail: Self.shortDetail(detail))
         case CURLE_OPERATION_TIMEDOUT:
-            var connectTime: curl_off_t = 0
-            photos_curl_easy_getinfo_offset(easy, CURLINFO_CONNECT_TIME_T, &connectTime)
-            if detail.contains("too slow") { return .timedOut(host: host, phase: .stalled) }
-            if connectTime == 0 && detail.localizedCaseInsensitiveContains("connect") {
-                return .timedOut(host: host, phase: .connect)
-            }
-            return .timedOut(host: host, phase: .total)
+            return .timedOut(host: host, phase: timeoutPhase(easy))
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CACERT_BADFILE,
              CURLE_SSL_CERTPROBLEM, CURLE_SSL_ISSUER_ERROR:
             return .tls(host: host, detail: Self.shortDetail(detail))

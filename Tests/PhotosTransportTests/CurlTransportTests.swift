@@ -146,6 +146,21 @@ import Testing
         }
     }
 
+    @Test func aBodyStillTricklingWhenTheTotalLimitRunsOutSaysSo() async throws {
+        try await withFixtureServer { server in
+            let transport = try Self.transport(for: server, retry: .none)
+            let folder = try TemporaryFolder()
+            // 2000 bytes a second is above the low-speed limit: only the total limit can end it.
+            let error = await #expect(throws: TransportError.self) {
+                try await transport.download(
+                    HTTPRequest(url: "\(server.url)/images/sample.jpg?slow_bps=2000", totalTimeout: .seconds(1)),
+                    to: folder.url.appendingPathComponent("a.jpg"))
+            }
+            #expect(error == .timedOut(host: "127.0.0.1", phase: .total))
+            #expect(try folder.contents().isEmpty)
+        }
+    }
+
     @Test(arguments: ["wrong_length=100", "reset_after=1000"])
     func aCutBodyIsAnErrorAndNeverAFile(fault: String) async throws {
         try await withFixtureServer { server in

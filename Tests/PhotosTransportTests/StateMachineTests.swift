@@ -75,6 +75,25 @@ import Testing
         #expect(shared == 1)
         let operationCancelled = cancelled.load(ordering: .relaxed)
         #expect(!operationCancelled, "the shared operation was not cancelled")
+        #expect(coalescer.trackedCallers == 0, "no call is left behind")
+    }
+
+    @Test func aCallerCancelledBeforeItWaitsNeverRunsTheOperation() async throws {
+        let coalescer = RequestCoalescer<String, Int>()
+        let runs = Counter()
+        for _ in 0..<50 {
+            let task = Task {
+                try await coalescer.run("k") {
+                    runs.increment()
+                    try await Task.sleep(for: .seconds(30))
+                    return 1
+                }
+            }
+            task.cancel()
+            await #expect(throws: CancellationError.self) { try await task.value }
+        }
+        #expect(coalescer.trackedCallers == 0, "cancelled calls leave nothing behind")
+        #expect(coalescer.waiterCount("k") == 0)
     }
 
     @Test func theLastCallerCancellingCancelsTheOperation() async throws {
@@ -98,6 +117,7 @@ import Testing
         await #expect(throws: CancellationError.self) { try await task.value }
         let woundDown = sawCancel.load(ordering: .relaxed)
         #expect(woundDown, "the caller returned only after the operation wound down")
+        #expect(coalescer.trackedCallers == 0)
     }
 
     @Test func backoffGrowsWithJitterAndRespectsTheCeiling() {

@@ -349,15 +349,7 @@ import Testing
         #expect(second.takenAt == nil, "30 February")
     }
 
-    // MARK: Redaction and metadata
-
-    @Test func redactHidesTheKey() {
-        let url = "https://api.flickr.com/services/rest/?method=flickr.photos.search&api_key=0123abcd&text=x#frag"
-        let redacted = FlickrProvider.redact(url)
-        #expect(redacted == "https://api.flickr.com/services/rest/?method=flickr.photos.search&api_key=REDACTED&text=x#frag")
-        #expect(FlickrProvider.redact("https://x/?a=1&api_key=k") == "https://x/?a=1&api_key=REDACTED")
-        #expect(FlickrProvider.redact("https://x/") == "https://x/")
-    }
+    // MARK: Metadata
 
     @Test func metadata() {
         let provider = Self.provider(.flickrFixtures())

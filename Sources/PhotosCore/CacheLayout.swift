@@ -1,0 +1,9 @@
+/// Names in the cache folder that more than one module writes or cleans up.
+public enum CacheLayout {
+    /// The end of every temp file name (`.<name>.<random>.photos-partial`): the transport writes
+    /// them beside a target, the cache removes those a killed process left behind.
+    public static let partialSuffix = ".photos-partial"
+
+    /// The folder of rendered terminal tiles (the grid and previews), emptied by `cache clear`.
+    public static let tilesFolder = "tiles"
+}
