@@ -20,16 +20,16 @@ final class Transfer: @unchecked Sendable {
 
     private(set) var easy: UnsafeMutableRawPointer?
     private var headerList: UnsafeMutablePointer<curl_slist>?
-    private let errorBuffer: UnsafeMutablePointer<CChar>
+    let errorBuffer: UnsafeMutablePointer<CChar>
 
     // Response state, filled by libcurl's callbacks on the loop thread.
     private(set) var status = 0
     private(set) var headers = HTTPHeaders()
     private var body = Data()
-    private var bodyBytes = 0
-    private var abortReason: TransportError?
+    private(set) var bodyBytes = 0
+    private(set) var abortReason: TransportError?
     /// `Content-Length` of the current response, and whether it is content-encoded.
-    private var declaredLength: Int?
+    private(set) var declaredLength: Int?
     private var isEncoded = false
     private var file: TempFile?
     /// Connections libcurl opened for this transfer, known once it finished.
@@ -292,68 +292,6 @@ final class Transfer: @unchecked Sendable {
         case 30: return .http3
         default: return .unknown
         }
-    }
-
-    /// Which limit a timed-out transfer ran into, from libcurl's timings (its message text
-    /// is not an interface): no request sent yet is the connect timeout; a transfer that used
-    /// its whole time budget hit the total limit; anything else was the low-speed limit.
-    private func timeoutPhase(_ easy: UnsafeMutableRawPointer) -> TransportError.TimeoutPhase {
-        var pretransfer: curl_off_t = 0
-        var total: curl_off_t = 0
-        photos_curl_easy_getinfo_offset(easy, CURLINFO_PRETRANSFER_TIME_T, &pretransfer)
-        photos_curl_easy_getinfo_offset(easy, CURLINFO_TOTAL_TIME_T, &total)
-        if pretransfer == 0 { return .connect }
-        if let budget = request.totalTimeout, Int64(total) >= Int64(budget.milliseconds) * 900 { return .total }
-        return .stalled
-    }
-
-    private func error(for code: CURLcode, easy: UnsafeMutableRawPointer) -> TransportError {
-        if let abortReason { return abortReason }
-        let detail: String = {
-            let text = String(cString: errorBuffer)
-            return text.isEmpty ? String(cString: photos_curl_easy_strerror(code)) : text
-        }()
-        switch code {
-        case CURLE_UNSUPPORTED_PROTOCOL:
-            // libcurl says: Protocol "file" not supported or disabled in libcurl
-            let quoted = detail.split(separator: "\"", omittingEmptySubsequences: false)
-            let scheme = quoted.count >= 3 ? String(quoted[1]) : ""
-            return .unsupportedScheme(scheme.lowercased())
-        case CURLE_URL_MALFORMAT:
-            return .invalidURL
-        case CURLE_COULDNT_RESOLVE_HOST:
-            return .cannotResolve(host: host)
-        case CURLE_COULDNT_CONNECT:
-            return .cannotConnect(host: host, detail: Self.shortDetail(detail))
-        case CURLE_OPERATION_TIMEDOUT:
-            return .timedOut(host: host, phase: timeoutPhase(easy))
-        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CACERT_BADFILE,
-             CURLE_SSL_CERTPROBLEM, CURLE_SSL_ISSUER_ERROR:
-            return .tls(host: host, detail: Self.shortDetail(detail))
-        case CURLE_PARTIAL_FILE:
-            let declared = declaredLength ?? -1
-            return .truncated(host: host, expected: declared, received: bodyBytes)
-        case CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING:
-            return .connectionLost(host: host, detail: Self.shortDetail(detail))
-        case CURLE_TOO_MANY_REDIRECTS:
-            return .tooManyRedirects(host: host)
-        case CURLE_FILESIZE_EXCEEDED:
-            return .tooLarge(host: host, limit: request.maxBodyBytes)
-        case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING:
-            return .protocolError(host: host, detail: Self.shortDetail(detail))
-        default:
-            return .other(host: host, code: Int(code.rawValue), detail: Self.shortDetail(detail))
-        }
-    }
-
-    /// libcurl's messages can quote the URL; keep only the part before any URL.
-    private static func shortDetail(_ detail: String) -> String {
-        var text = detail
-        if let range = text.range(of: "http", options: .caseInsensitive) {
-            text = String(text[..<range.lowerBound])
-        }
-        text = text.trimmingCharacters(in: CharacterSet(charactersIn: " :,.\n"))
-        return text.isEmpty ? "no detail" : text
     }
 }
 
