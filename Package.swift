@@ -121,7 +121,11 @@ let package = Package(
         .testTarget(name: "PhotosImagingTests", dependencies: ["PhotosImaging", "PhotosTestSupport", "photos-grid-sample"]),
         .target(name: "PhotosTestSupport", dependencies: ["FixtureServerKit"], path: "Tests/PhotosTestSupport"),
         .testTarget(
-            name: "EndToEndTests", dependencies: ["FixtureServerKit", "PhotosTestSupport", "PhotosProviders", "PhotosCore", "PhotosCache", "photos"]),
+            name: "EndToEndTests",
+            dependencies: [
+                "FixtureServerKit", "PhotosTestSupport", "PhotosProviders", "PhotosCore", "PhotosCache", "photos",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(name: "PhotosCLITests", dependencies: ["PhotosCLI", "PhotosCache", "PhotosProviders"]),
         .testTarget(
             name: "PhotosCacheTests",

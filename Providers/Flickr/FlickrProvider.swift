@@ -76,7 +76,7 @@ public struct FlickrProvider: RegisteredProvider {
         let user = filter(query, "user") ?? filter(query, "user_id")
         let isSearch = !text.isEmpty || tags != nil || user != nil
 
-        if isSearch, (page - 1) * perPage >= Self.searchResultLimit {
+        if isSearch, (page - 1).multipliedSaturating(by: perPage) >= Self.searchResultLimit {
             throw PhotosError.usage(
                 "Flickr returns only the first \(Self.searchResultLimit) results of a search; "
                     + "page \(page) at \(perPage) per page is past them")
@@ -117,8 +117,8 @@ public struct FlickrProvider: RegisteredProvider {
         let hasMore: Bool
         if isSearch {
             // Flickr repeats earlier results past the first 4000: never offer a page beyond them.
-            let end = servedPage * servedPerPage
-            if let total = list.total ?? list.pages.map({ $0 * servedPerPage }) {
+            let end = servedPage.multipliedSaturating(by: servedPerPage)
+            if let total = list.total ?? list.pages.map({ $0.multipliedSaturating(by: servedPerPage) }) {
                 hasMore = end < min(total, Self.searchResultLimit)
             } else {
                 hasMore = list.photos.count >= servedPerPage && end < Self.searchResultLimit
@@ -126,11 +126,13 @@ public struct FlickrProvider: RegisteredProvider {
         } else if let pages = list.pages {
             hasMore = servedPage < pages
         } else if let total = list.total {
-            hasMore = servedPage * servedPerPage < total
+            hasMore = servedPage.multipliedSaturating(by: servedPerPage) < total
         } else {
             hasMore = list.photos.count >= servedPerPage
         }
-        return PhotoPage(page: servedPage, perPage: servedPerPage, total: list.total, hasMore: hasMore, photos: photos)
+        return PhotoPage(
+            page: servedPage, perPage: servedPerPage, total: list.total, hasMore: hasMore, photos: photos,
+            skippedRecords: list.photos.count - photos.count)
     }
 
     private func filter(_ query: ListQuery, _ name: String) -> String? {

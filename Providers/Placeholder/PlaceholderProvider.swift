@@ -80,9 +80,9 @@ public struct PlaceholderProvider: RegisteredProvider {
         }
         let photos = records.compactMap(photo(from:))
         let total = response.headers["X-Total-Count"].flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        let hasMore = total.map { page * limit < $0 } ?? (records.count == limit)
+        let hasMore = total.map { page.multipliedSaturating(by: limit) < $0 } ?? (records.count == limit)
         return .modified(
-            PhotoPage(page: page, perPage: limit, total: total, hasMore: hasMore, photos: photos),
+            PhotoPage(page: page, perPage: limit, total: total, hasMore: hasMore, photos: photos, skippedRecords: records.count - photos.count),
             HTTPValidators(headers: response.headers))
     }
 

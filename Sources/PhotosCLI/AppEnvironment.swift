@@ -21,7 +21,20 @@ struct AppEnvironment {
         ProviderSetting(variable: "PHOTOS_CA_BUNDLE", configKey: "tls.ca_bundle", summary: "extra CA certificates (PEM) to trust"),
         ProviderSetting(variable: "PHOTOS_CACHE_DIR", configKey: "cache.dir", summary: "cache folder (default $XDG_CACHE_HOME/photos)"),
         ProviderSetting(variable: "PHOTOS_OPENER", configKey: "defaults.opener", summary: "viewer for show --open (default xdg-open / open)"),
+        ProviderSetting(
+            variable: "PHOTOS_MAX_IMAGE_MB", configKey: "network.max_image_mb",
+            summary: "largest image downloaded, in MiB (default 50)", defaultValue: "50"),
     ]
+
+    /// The largest image any download may bring, from PHOTOS_MAX_IMAGE_MB / `[network] max_image_mb`.
+    /// - Throws: `PhotosError.usage` when it is not a whole number from 1 to 4096.
+    func maxImageBytes() throws -> Int {
+        let text = settings["PHOTOS_MAX_IMAGE_MB"] ?? "50"
+        guard let megabytes = Int(text.trimmingCharacters(in: .whitespaces)), (1...4096).contains(megabytes) else {
+            throw PhotosError.usage("PHOTOS_MAX_IMAGE_MB (config [network] max_image_mb) must be a whole number of MiB from 1 to 4096, got '\(text)'")
+        }
+        return megabytes * 1024 * 1024
+    }
 
     /// Config keys and the environment variables they stand for: photos' own, then every
     /// registered provider's.

@@ -42,10 +42,12 @@ public struct LiveFileSystem: CacheFileSystem {
 
     public func createDirectory(atPath path: String) throws {
         // Fast path for the usual case (it exists): one syscall, no Foundation attribute lookups.
-        if mkdir(path, 0o755) == 0 { return }
+        // Only the user may look in: the index holds their searches.
+        if mkdir(path, 0o700) == 0 { return }
         var info = stat()
         if errno == EEXIST, stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return }
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     public func remove(atPath path: String) {

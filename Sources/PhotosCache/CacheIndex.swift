@@ -199,7 +199,14 @@ final class CacheIndex: Sendable {
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         grdb.label = "photos-cache"
+        // SQLite follows links; a link where the index belongs is refused instead.
+        var info = stat()
+        if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
+            throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "\(path) is a symbolic link; photos does not follow links in its cache")
+        }
         let queue = try DatabaseQueue(path: path, configuration: grdb)
+        // Only the user may read the index (their searches) and its journal.
+        for file in [path, path + "-wal", path + "-shm"] { chmod(file, 0o600) }
         do {
             try CacheSchema.migrate(queue)
             return queue

@@ -20,7 +20,8 @@ final class FileLock {
     /// Takes the lock at `path`; nil when `wait` is false and another process holds it, or
     /// when the lock file cannot be opened.
     static func acquire(_ path: String, wait: Bool) -> FileLock? {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        // Never through a link someone planted in the cache folder.
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { return nil }
         while flock(descriptor, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0 {
             if errno == EINTR { continue }

@@ -9,8 +9,8 @@ public struct ImageFetcher: Sendable {
     /// Offline: only what is cached; nothing is fetched.
     public var offline: Bool
 
-    /// Images larger than this are not cached.
-    public var maxImageBytes = 64 * 1024 * 1024
+    /// Images larger than this are refused while they download (PHOTOS_MAX_IMAGE_MB).
+    public var maxImageBytes = 50 * 1024 * 1024
 
     public init(cache: PhotoCache, http: any HTTPFetching, offline: Bool = false) {
         self.cache = cache

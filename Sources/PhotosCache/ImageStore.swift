@@ -40,8 +40,8 @@ public struct ImageStore: Sendable {
     /// when the folder is there.
     public func prepareFolder(for url: String) throws {
         let folder = path(for: url).deletingLastPathComponent()
-        if mkdir(folder.path, 0o755) == 0 || errno == EEXIST { return }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        if mkdir(folder.path, 0o700) == 0 || errno == EEXIST { return }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     /// A safe extension from the URL path: only short alphanumeric ones, defaulting to none.

@@ -153,7 +153,10 @@ extension PhotoCache {
                 db, sql: "SELECT id, total, has_more, etag, last_modified, fetched_at FROM listing WHERE key = ?",
                 arguments: [key.key])
             else { return nil }
-            guard let id: Int64 = row.value("id"), let fetchedAt: Double = row.value("fetched_at") else { return nil }
+            guard let id: Int64 = row.value("id"), var fetchedAt: Double = row.value("fetched_at") else { return nil }
+            // A time that is not a time, or one in the future, makes the page as old as can be:
+            // it is revalidated, and its age stays a number.
+            if !fetchedAt.isFinite || fetchedAt > now.timeIntervalSince1970 + 86_400 { fetchedAt = 0 }
             let photos = try Row.fetchAll(
                 db,
                 sql: """

@@ -73,10 +73,13 @@ public final class PhotoCache: Sendable {
 
     /// Ends a command: records what it read and wrote in one short transaction and, when it
     /// added bytes, evicts down to the size cap (skipped if another process is evicting).
-    /// - Parameter command: the command's name, for `cache stats`.
+    /// - Parameters:
+    ///   - command: the command's name, for `cache stats`.
+    ///   - evicting: false for a command that was stopped: what it downloaded is recorded (so it
+    ///     stays usable offline) without the wait eviction may take.
     /// - Returns: what eviction did, if it ran.
     @discardableResult
-    public func finish(command: String) -> EvictionReport? {
+    public func finish(command: String, evicting: Bool = true) -> EvictionReport? {
         let state = run.withLock { state -> RunState in
             let copy = state
             state = RunState()
@@ -123,7 +126,7 @@ public final class PhotoCache: Sendable {
         } catch {
             // Access times and counters are hints; losing them must not fail the command.
         }
-        guard state.wrote || !state.newImages.isEmpty else { return nil }
+        guard evicting, state.wrote || !state.newImages.isEmpty else { return nil }
         return try? evict(wait: false)
     }
 }

@@ -139,3 +139,20 @@ extension Duration {
     /// Whole seconds (truncated).
     public var seconds: Int { Int(components.seconds) }
 }
+
+extension Int {
+    /// `self * other`, or `Int.max` / `Int.min` where the product does not fit: for numbers a
+    /// server or a user chose (pages, page sizes, totals), which must never trap.
+    public func multipliedSaturating(by other: Int) -> Int {
+        let (product, overflow) = multipliedReportingOverflow(by: other)
+        guard overflow else { return product }
+        return (self < 0) == (other < 0) ? .max : .min
+    }
+
+    /// `self + other`, or `Int.max` / `Int.min` where the sum does not fit.
+    public func addingSaturating(_ other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        guard overflow else { return sum }
+        return other > 0 ? .max : .min
+    }
+}

@@ -87,13 +87,29 @@ public struct PhotoPage: Sendable, Equatable, Codable {
     public var total: Int?
     public var hasMore: Bool
     public var photos: [Photo]
+    /// Records in the response that were not photos photos can show (null, malformed, a bad
+    /// id), so the listing can say how many it left out. Not stored in the cache.
+    public var skippedRecords: Int
 
-    public init(page: Int, perPage: Int, total: Int?, hasMore: Bool, photos: [Photo]) {
+    public init(page: Int, perPage: Int, total: Int?, hasMore: Bool, photos: [Photo], skippedRecords: Int = 0) {
         self.page = page
         self.perPage = perPage
         self.total = total
         self.hasMore = hasMore
         self.photos = photos
+        self.skippedRecords = skippedRecords
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case page, perPage, total, hasMore, photos
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            page: try container.decode(Int.self, forKey: .page), perPage: try container.decode(Int.self, forKey: .perPage),
+            total: try container.decodeIfPresent(Int.self, forKey: .total), hasMore: try container.decode(Bool.self, forKey: .hasMore),
+            photos: try container.decode([Photo].self, forKey: .photos))
     }
 }
 

@@ -67,6 +67,8 @@ public final class CurlTransport: HTTPFetching {
 
     private func execute(_ request: HTTPRequest, destination: TransferDestination) async throws -> HTTPResponse {
         let host = try Self.validatedHost(request.url)
+        var request = request
+        request.url = Self.upgradingToHTTPS(request.url, host: host)
         let policy = request.retryable ? configuration.retry : .none
         var attempt = 0
         while true {
@@ -146,6 +148,19 @@ public final class CurlTransport: HTTPFetching {
 
     /// The host of an http(s) URL, lowercased (brackets of an IPv6 literal removed).
     /// - Throws: `TransportError.unsupportedScheme` or `.invalidURL`.
+    /// Whether `host` is this machine (the only place plain http is allowed: a fixture server).
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host.hasPrefix("127.") || host == "::1"
+    }
+
+    /// `url` with `http://` made `https://` unless `host` is loopback: providers' APIs and image
+    /// hosts all speak https (NASA's asset lists still say http), and nothing photos fetches
+    /// should travel in the clear or be altered on the way.
+    static func upgradingToHTTPS(_ url: String, host: String) -> String {
+        guard url.utf8.count > 7, url.prefix(7).lowercased() == "http://", !isLoopback(host) else { return url }
+        return "https://" + url.dropFirst(7)
+    }
+
     static func validatedHost(_ url: String) throws(TransportError) -> String {
         // A small parser rather than URLComponents: it runs for every request; libcurl checks
         // the rest of the URL itself.

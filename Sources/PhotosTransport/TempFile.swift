@@ -28,7 +28,7 @@ struct TempFile {
         let name = full[full.index(after: slash)...]
         let random = String(UInt64.random(in: 0...UInt64.max), radix: 16)
         path = directory + "/." + name + "." + random + Self.suffix
-        descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
             throw .fileSystem(path: target.path, detail: String(cString: strerror(errno)))
         }

@@ -79,8 +79,12 @@ final class Transfer: @unchecked Sendable {
         set(CURLOPT_PRIVATE, photos_curl_easy_setopt_pointer(easy, CURLOPT_PRIVATE, me))
         set(CURLOPT_ERRORBUFFER, photos_curl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(errorBuffer)))
         set(CURLOPT_NOSIGNAL, photos_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1))
-        set(CURLOPT_PROTOCOLS_STR, photos_curl_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https"))
-        set(CURLOPT_REDIR_PROTOCOLS_STR, photos_curl_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"))
+        // https only, redirects included; plain http only to this machine (a fixture server).
+        let protocols = request.url.lowercased().hasPrefix("http://") && CurlTransport.isLoopback(host) ? "http,https" : "https"
+        set(CURLOPT_PROTOCOLS_STR, photos_curl_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, protocols))
+        set(CURLOPT_REDIR_PROTOCOLS_STR, photos_curl_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, protocols))
+        // A stuck threaded DNS lookup must not hold up the handle's cleanup (libcurl 7.87+).
+        set(CURLOPT_QUICK_EXIT, photos_curl_easy_setopt_long(easy, CURLOPT_QUICK_EXIT, 1))
         set(CURLOPT_FOLLOWLOCATION, photos_curl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1))
         set(CURLOPT_MAXREDIRS, photos_curl_easy_setopt_long(easy, CURLOPT_MAXREDIRS, 5))
         set(CURLOPT_HTTP_VERSION, photos_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)))
@@ -100,8 +104,9 @@ final class Transfer: @unchecked Sendable {
         if destination == .memory {
             // Compressed JSON is welcome; images are stored exactly as served.
             set(CURLOPT_ACCEPT_ENCODING, photos_curl_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, ""))
-            set(CURLOPT_MAXFILESIZE_LARGE, photos_curl_easy_setopt_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxBodyBytes)))
         }
+        // Refused at once when the server declares a larger body; `receiveBody` counts the rest.
+        set(CURLOPT_MAXFILESIZE_LARGE, photos_curl_easy_setopt_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxBodyBytes)))
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
             let line = "\(name): \(value)"
             guard !line.contains("\r"), !line.contains("\n") else { continue }
@@ -203,6 +208,10 @@ final class Transfer: @unchecked Sendable {
             }
             body.append(chunk)
         case .file(let target):
+            guard bodyBytes <= request.maxBodyBytes else {
+                abortReason = .tooLarge(host: host, limit: request.maxBodyBytes)
+                return false
+            }
             guard (200..<300).contains(status) else {
                 if body.count < Self.errorBodyLimit {
                     body.append(UnsafeBufferPointer(rebasing: chunk.prefix(Self.errorBodyLimit - body.count)))

@@ -227,6 +227,36 @@ import Testing
         }
     }
 
+    @Test func aDownloadOverTheCapLeavesNoFile() async throws {
+        try await withFixtureServer { server in
+            let transport = try Self.transport(for: server)
+            let folder = try TemporaryFolder()
+            let target = folder.appending("big.jpg")
+            await #expect(throws: TransportError.tooLarge(host: "127.0.0.1", limit: 65_536)) {
+                try await transport.download(HTTPRequest(url: "\(server.url)/x?huge=10000000", maxBodyBytes: 65_536), to: target)
+            }
+            // An ordinary image larger than the cap.
+            await #expect(throws: TransportError.tooLarge(host: "127.0.0.1", limit: 4_096)) {
+                try await transport.download(HTTPRequest(url: "\(server.url)/images/sample.jpg", maxBodyBytes: 4_096), to: target)
+            }
+            #expect(try folder.contents().isEmpty, "neither a temp file nor the target")
+        }
+    }
+
+    @Test func redirectsNeverLeaveHTTPSAndPlainHTTPIsUpgraded() async throws {
+        try await withFixtureServer { server in
+            let transport = try Self.transport(for: server)
+            // No DNS is asked: the redirect's scheme alone refuses it.
+            await #expect(throws: TransportError.unsupportedScheme("http")) {
+                try await transport.data(for: HTTPRequest(url: "\(server.url)/images/thumb.jpg?redirect=http://photos.example/a.jpg"))
+            }
+            #expect(CurlTransport.upgradingToHTTPS("http://images-assets.nasa.gov/a.jpg", host: "images-assets.nasa.gov")
+                == "https://images-assets.nasa.gov/a.jpg")
+            #expect(CurlTransport.upgradingToHTTPS("http://127.0.0.1:8080/a", host: "127.0.0.1") == "http://127.0.0.1:8080/a",
+                "plain http stays possible to this machine, for a local test server")
+        }
+    }
+
     @Test func identicalRequestsInFlightShareOneTransfer() async throws {
         try await withFixtureServer(FixtureServerConfiguration(latencyMilliseconds: 200)) { server in
             let transport = try Self.transport(for: server)

@@ -116,8 +116,9 @@ extension FixtureProviderEmulation {
         if let pageText {
             let page = max(1, Int(pageText) ?? 1)
             let limit = Int(limitText ?? "").flatMap { $0 > 0 ? $0 : nil } ?? 10
-            let start = min((page - 1) * limit, total)
-            let end = min(page * limit, total)
+            // Pages and limits come from the client: huge ones select nothing, never overflow.
+            let start = min((page - 1).multipliedReportingOverflow(by: limit).overflow ? total : (page - 1) * limit, total)
+            let end = min(page.multipliedReportingOverflow(by: limit).overflow ? total : page * limit, total)
             let items = Array(selected[start..<end])
             if !items.isEmpty, items.count != total {
                 let last = (total + limit - 1) / limit

@@ -45,9 +45,9 @@ extension PhotosCommand {
                     let now = Date()
                     switch format {
                     case .json:
-                        Output.write(try JSONOutput.encode(CacheStatsJSON(stats, now: now), pretty: true) + "\n")
+                        try Output.write(try JSONOutput.encode(CacheStatsJSON(stats, now: now), pretty: true) + "\n")
                     case .table:
-                        Output.write(Self.render(stats, now: now, width: context.environment.terminalWidth))
+                        try Output.write(Self.render(stats, now: now, width: context.environment.terminalWidth))
                     }
                 }
             }
@@ -115,7 +115,7 @@ extension PhotosCommand {
 
             func run() async throws {
                 try await CommandRuntime.run { environment in
-                    Output.write(environment.cacheRoot.path + "\n")
+                    try Output.write(environment.cacheRoot.path + "\n")
                 }
             }
         }

@@ -43,6 +43,7 @@ struct Listing {
                 if let partial = listing.partialError {
                     Diagnostics.warning("\(name): stopped after page \(listing.lastPage): \(partial)")
                 }
+                for warning in Self.dataWarnings(listing) { Diagnostics.warning(warning) }
                 for stale in listing.stale {
                     let what = listing.firstPage == listing.lastPage ? "the cached listing" : "the cached page \(stale.page)"
                     Diagnostics.warning(
@@ -69,6 +70,29 @@ struct Listing {
             try Task.checkCancellation()
         }
         try print(listings: listings, photos: photos, thumbnails: thumbnails, request: request)
+    }
+
+    /// What a provider's answers held that the listing left out, one line each.
+    static func dataWarnings(_ listing: ProviderListing) -> [String] {
+        var lines: [String] = []
+        let name = listing.name
+        if listing.skipped > 0 {
+            lines.append(listing.skipped == 1
+                ? "\(name): 1 record could not be read and was skipped"
+                : "\(name): \(listing.skipped) records could not be read and were skipped")
+        }
+        if listing.duplicates > 0 {
+            lines.append(listing.duplicates == 1
+                ? "\(name): 1 photo came twice and is listed once"
+                : "\(name): \(listing.duplicates) photos came more than once and are listed once")
+        }
+        if listing.oversized > 0 {
+            lines.append("\(name): pages held more records than asked for; \(listing.oversized) were left out")
+        }
+        if listing.pageBoundReached {
+            lines.append("\(name): stopped after \(listing.lastPage - listing.firstPage + 1) pages although it says there are more; use --page \(listing.lastPage + 1) to go on")
+        }
+        return lines
     }
 
     /// Merges providers' photos round-robin, so that every provider shows near the top.

@@ -11,7 +11,7 @@ extension Listing {
             let totals = listings.map(\.total)
             let document = ListingJSON(
                 page: request.page, perPage: listings.first?.perPage ?? request.perPage ?? ListingRequest.defaultPerPage,
-                total: totals.contains(where: { $0 == nil }) ? nil : totals.compactMap { $0 }.reduce(0, +),
+                total: totals.contains(where: { $0 == nil }) ? nil : totals.compactMap { $0 }.reduce(0) { $0.addingSaturating($1) },
                 hasMore: listings.contains(where: \.hasMore),
                 photos: photos.map { PhotoJSON(photo: $0, thumbnailPath: path($0), thumbnailSynthesized: thumbnails.isSynthesized($0)) },
                 providers: listings.map {
@@ -21,11 +21,11 @@ extension Listing {
                 },
                 cached: !listings.isEmpty && listings.allSatisfy(\.cached),
                 ageSeconds: Int(listings.map(\.age).max() ?? 0))
-            Output.write(try JSONOutput.encode(document, pretty: true) + "\n")
+            try Output.write(try JSONOutput.encode(document, pretty: true) + "\n")
         case .jsonl:
             var text = ""
             for photo in photos { text += try JSONOutput.encode(PhotoJSON(photo: photo, thumbnailPath: path(photo), thumbnailSynthesized: thumbnails.isSynthesized(photo)), pretty: false) + "\n" }
-            Output.write(text)
+            try Output.write(text)
         case .grid where !photos.isEmpty:
             let graphics = environment.graphics(request.graphics)
             guard graphics.mode != .none else { fallthrough }  // not a terminal: the plain table
@@ -35,7 +35,7 @@ extension Listing {
             let grid = ThumbnailGrid.render(
                 tiles: tiles, columns: request.columns, terminalColumns: environment.terminalWidth, graphics: graphics,
                 cache: environment.tileCache)
-            Output.write(grid.text)
+            try Output.write(grid.text)
             if grid.failures > 0 {
                 Diagnostics.warning("\(grid.failures) of \(tiles.count) thumbnails could not be shown (placeholder tiles)")
             }
@@ -52,7 +52,7 @@ extension Listing {
                 let size = photo.width.flatMap { w in photo.height.map { "\(w)×\($0)" } } ?? ""
                 table.append([photo.id.description, photo.title, photo.owner ?? "", size])
             }
-            Output.write(table.render(width: environment.terminalWidth))
+            try Output.write(table.render(width: environment.terminalWidth))
             printNextPageHint(listings: listings, request: request)
         }
     }

@@ -39,6 +39,14 @@ struct ProviderListing: Sendable {
     var age: TimeInterval = 0
     /// Pages served stale because the network failed.
     var stale: [StalePage] = []
+    /// Photos a provider sent more than once (listed once).
+    var duplicates = 0
+    /// Records a provider sent that were not readable photos.
+    var skipped = 0
+    /// Records beyond the page size asked for (left out).
+    var oversized = 0
+    /// Whether `--all` stopped at the walk's page bound while the provider said there was more.
+    var pageBoundReached = false
 }
 
 /// What one provider's task produced (a struct: tuples of existentials through a task group

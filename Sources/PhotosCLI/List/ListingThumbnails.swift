@@ -22,7 +22,7 @@ extension Listing {
         let items = photos.compactMap { photo in photo.thumbnailURL.map { (url: $0, provider: Optional(photo.provider)) } }
         let urls = items.map(\.url)
         guard !urls.isEmpty else { return Thumbnails() }
-        let fetcher = ImageFetcher(cache: context.cache, http: context.http, offline: offline)
+        let fetcher = context.imageFetcher(offline: offline)
         let bar = Mutex<ProgressBar?>(nil)
         var batch = await fetcher.fetchAll(items) { downloads in
             guard downloads > 0 else { return }

@@ -5,6 +5,8 @@ import PhotosCore
 struct PageWalker: Sendable {
     let cache: PhotoCache
     let registry: ProviderRegistry
+    /// The most pages one walk asks for, however long a server says there is more.
+    var maxPages = 1000
 
     /// One provider's share: `request.page`, then, with `--all` or `--limit`, the pages after it
     /// until the provider says there are no more or the limit is reached. A page that fails
@@ -19,7 +21,10 @@ struct PageWalker: Sendable {
             total: nil, hasMore: false, photos: [])
         var page = request.page
         var allCached = true
+        var seen = Set<PhotoID>()
+        var walked = 0
         while true {
+            walked += 1
             let result: PhotoPage
             do {
                 let answer = try await cache.listing(
@@ -34,7 +39,16 @@ struct PageWalker: Sendable {
                 listing.partialError = Diagnostics.describe(error)
                 return listing
             }
-            listing.photos += result.photos
+            var photos = result.photos
+            if photos.count > perPage {
+                listing.oversized += photos.count - perPage
+                photos.removeLast(photos.count - perPage)
+            }
+            let received = photos.count
+            photos.removeAll { !seen.insert($0.id).inserted }
+            listing.duplicates += received - photos.count
+            listing.skipped += max(0, result.skippedRecords)
+            listing.photos += photos
             listing.lastPage = page
             listing.total = result.total
             listing.hasMore = result.hasMore
@@ -42,7 +56,11 @@ struct PageWalker: Sendable {
                 listing.photos = Array(listing.photos.prefix(limit))
                 break
             }
-            guard walks, result.hasMore, !result.photos.isEmpty else { break }
+            guard walks, result.hasMore, !result.photos.isEmpty, page < Int.max else { break }
+            guard walked < maxPages else {
+                listing.pageBoundReached = true
+                break
+            }
             page += 1
         }
         return listing

@@ -37,8 +37,8 @@ extension PhotosCommand {
             try await CommandRuntime.run { environment in
                 let report = ProviderReport(environment: environment)
                 switch format {
-                case .json: Output.write(try JSONOutput.encode(report.entries, pretty: true) + "\n")
-                case .table: Output.write(report.table(width: environment.terminalWidth, verbose: verbose))
+                case .json: try Output.write(try JSONOutput.encode(report.entries, pretty: true) + "\n")
+                case .table: try Output.write(report.table(width: environment.terminalWidth, verbose: verbose))
                 }
             }
         }

@@ -11,6 +11,15 @@ struct CommandContext: Sendable {
     let cache: PhotoCache
     /// libcurl, or ``NoNetwork`` for `--offline` (which then never loads libcurl).
     let http: any HTTPFetching
+    /// The largest image a download may bring (PHOTOS_MAX_IMAGE_MB).
+    let maxImageBytes: Int
+
+    /// Fetches images into this run's cache over this run's transport, within the size cap.
+    func imageFetcher(offline: Bool) -> ImageFetcher {
+        var fetcher = ImageFetcher(cache: cache, http: http, offline: offline)
+        fetcher.maxImageBytes = maxImageBytes
+        return fetcher
+    }
 
     /// What providers are made with: this run's transport and settings.
     var providers: ProviderContext { environment.context(http: http) }
@@ -26,20 +35,23 @@ extension CommandRuntime {
     }
 
     /// Runs a command with a cache and, when `network` is true, a transport. The cache records
-    /// the run under `command` (for `cache stats`) unless it was interrupted; the transport's
-    /// thread is stopped and the index closed on every path.
+    /// the run under `command` (for `cache stats`) and every image it downloaded, also when it
+    /// was interrupted (then without evicting); the transport's thread is stopped and the index
+    /// closed on every path.
     static func run(
         command: String, network: Bool, _ work: @escaping @Sendable (CommandContext) async throws -> Void
     ) async throws {
         try await run { (environment: AppEnvironment) in
+            let maxImageBytes = try environment.maxImageBytes()
             let cache = try environment.makeCache()
             defer { cache.close() }
             let http: any HTTPFetching = network ? try environment.makeTransport() : NoNetwork()
             defer { (http as? CurlTransport)?.shutdown() }
             do {
-                try await work(CommandContext(environment: environment, cache: cache, http: http))
+                try await work(CommandContext(environment: environment, cache: cache, http: http, maxImageBytes: maxImageBytes))
             } catch {
-                if !(error is CancellationError) && !Task.isCancelled { cache.finish(command: command) }
+                let stopped = error is CancellationError || Task.isCancelled
+                cache.finish(command: command, evicting: !stopped)
                 throw error
             }
             cache.finish(command: command)

@@ -11,39 +11,54 @@ import Glibc
 import Darwin
 #endif
 
-/// Runs a command's work: Ctrl-C cancels it (exit 130 within a second), and every error
-/// becomes one sanitised line on stderr and its documented exit code.
+/// Runs a command's work: Ctrl-C, SIGTERM and SIGHUP cancel it (exit 130, 143, 129 within a
+/// second, temp files removed), and every error becomes one sanitised line on stderr and its
+/// documented exit code.
 enum CommandRuntime {
+    /// The signals that end a command, each with the name said on stderr.
+    static let stopSignals: [(signal: Int32, name: String)] = [
+        (SIGINT, "interrupted"), (SIGTERM, "terminated (SIGTERM)"), (SIGHUP, "hung up (SIGHUP)"),
+    ]
+
     static func run(_ work: @escaping @Sendable () async throws -> Void) async throws {
-        let interrupted = Atomic<Bool>(false)
-        signal(SIGINT, SIG_IGN)
+        // The signal that stopped the work, 0 while none has.
+        let received = Atomic<Int32>(0)
         signal(SIGPIPE, SIG_IGN)
         let task = Task { try await work() }
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler {
-            interrupted.store(true, ordering: .relaxed)
-            task.cancel()
-            // Cancellation normally ends the work at once; never hang on it.
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(900)) {
-                Diagnostics.error("interrupted")
-                _exit(130)
+        let sources = stopSignals.map { stop in
+            signal(stop.signal, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: stop.signal, queue: .global())
+            source.setEventHandler {
+                guard received.compareExchange(expected: 0, desired: stop.signal, ordering: .relaxed).exchanged else { return }
+                task.cancel()
+                // Cancellation normally ends the work at once; never hang on it.
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(900)) {
+                    leave(after: stop.signal)
+                }
             }
+            source.resume()
+            return source
         }
-        source.resume()
-        defer { source.cancel() }
+        defer { for source in sources { source.cancel() } }
 
         do {
             try await task.value
-            if interrupted.load(ordering: .relaxed) { throw PhotosError.interrupted }
+            if received.load(ordering: .relaxed) != 0 { leave(after: received.load(ordering: .relaxed)) }
         } catch {
-            if interrupted.load(ordering: .relaxed) || error is CancellationError {
-                // The work has wound down (temp files removed); leave without running exit
-                // handlers, which could race threads still finishing cancelled work.
-                Diagnostics.error("interrupted")
-                _exit(PhotosError.interrupted.exitCode)
+            let signal = received.load(ordering: .relaxed)
+            if signal != 0 || error is CancellationError {
+                // The work has wound down (temp files removed, downloads recorded); leave
+                // without running exit handlers, which could race threads still finishing.
+                leave(after: signal == 0 ? SIGINT : signal)
             }
             throw report(error)
         }
+    }
+
+    /// Says why on stderr and exits with 128 + the signal's number, as shells report it.
+    private static func leave(after signal: Int32) -> Never {
+        Diagnostics.error(stopSignals.first { $0.signal == signal }?.name ?? "interrupted")
+        _exit(128 + signal)
     }
 
     /// Prints `error` and returns the exit code to leave with.
@@ -51,6 +66,11 @@ enum CommandRuntime {
         switch error {
         case let error as ExitCode:
             return error
+        case OutputError.readerGone:
+            return ExitCode.success  // `photos list | head`: the reader has what it wanted
+        case OutputError.failed(let reason):
+            Diagnostics.error("cannot write the output: \(reason)")
+            return ExitCode(74)
         case let error as PhotosError:
             Diagnostics.error(error.description)
             return ExitCode(error.exitCode)

@@ -19,7 +19,7 @@ enum Diagnostics {
 
     /// Raw output to stderr (progress bars); the caller has made it safe.
     static func raw(_ text: String) {
-        lock.withLock { _ in _ = Output.writeAll(text, to: STDERR_FILENO) }
+        lock.withLock { _ in Output.writeAll(text, to: STDERR_FILENO) }
     }
 
     private static func write(_ line: String) { raw(line + "\n") }
@@ -34,29 +34,43 @@ enum Diagnostics {
     }
 }
 
+/// Why stdout could not take the output.
+enum OutputError: Error {
+    /// The reader went away (a closed pipe): nothing more is wanted.
+    case readerGone
+    /// The write failed (a full disk, an I/O error): exit 74.
+    case failed(String)
+}
+
 /// Writes data to stdout.
 enum Output {
-    /// Writes to stdout; a reader that went away (`photos list | head`) ends the process quietly.
-    static func write(_ text: String) {
-        if !writeAll(text, to: STDOUT_FILENO) { exit(0) }
+    /// Writes to stdout.
+    /// - Throws: `OutputError`: the command then winds down as after any error (the cache
+    ///   records what was done, the transport stops) before photos exits.
+    static func write(_ text: String) throws {
+        if let error = writeAll(text, to: STDOUT_FILENO) {
+            throw error == EPIPE ? OutputError.readerGone : OutputError.failed(String(cString: strerror(error)))
+        }
     }
 
-    /// Writes every byte, retrying short writes. Returns false when the reader is gone.
-    static func writeAll(_ text: String, to descriptor: Int32) -> Bool {
+    /// Writes every byte, retrying short writes and interruptions. Returns the errno of a
+    /// failed write, nil when everything was written.
+    @discardableResult
+    static func writeAll(_ text: String, to descriptor: Int32) -> Int32? {
         var bytes = Array(text.utf8)
-        return bytes.withUnsafeMutableBytes { buffer in
-            guard var pointer = buffer.baseAddress else { return true }
+        return bytes.withUnsafeMutableBytes { buffer -> Int32? in
+            guard var pointer = buffer.baseAddress else { return nil }
             var remaining = buffer.count
             while remaining > 0 {
                 let written = Glibc.write(descriptor, pointer, remaining)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    return false
+                    return errno
                 }
                 remaining -= written
                 pointer += written
             }
-            return true
+            return nil
         }
     }
 }

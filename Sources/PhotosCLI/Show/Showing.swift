@@ -47,12 +47,12 @@ struct Showing {
         }
 
         var imagePath: URL?
-        let fetcher = ImageFetcher(cache: cache, http: context.http, offline: mode == .offline)
+        let fetcher = context.imageFetcher(offline: mode == .offline)
         if options.open {
             guard let url = detail.largestImageURL else {
                 throw PhotosError.unavailable(provider: id.provider, detail: "\(id) has no image photos may download")
             }
-            imagePath = try await fetcher.fetch(url, provider: id.provider)
+            imagePath = try openable(try await fetcher.fetch(url, provider: id.provider), id: id)
         }
         let preview = options.preview
             ? await drawPreview(detail, opened: imagePath, graphics: options.graphics, cache: cache, fetcher: fetcher) : nil
@@ -61,9 +61,9 @@ struct Showing {
         switch options.format {
         case .json, .jsonl, .grid:
             let json = PhotoJSON(photo: detail.photo, thumbnailPath: thumbnail?.path, detail: detail, imagePath: imagePath?.path)
-            Output.write(try JSONOutput.encode(json, pretty: true) + "\n")
+            try Output.write(try JSONOutput.encode(json, pretty: true) + "\n")
         case .table:
-            Output.write((preview ?? "") + Self.render(detail, imagePath: imagePath, width: environment.terminalWidth))
+            try Output.write((preview ?? "") + Self.render(detail, imagePath: imagePath, width: environment.terminalWidth))
         }
         if let imagePath { try launchOpener(imagePath) }
     }
@@ -154,6 +154,27 @@ struct Showing {
     }
 
     /// Runs the opener with the path as its only argument, without a shell.
+    /// The downloaded image as a file the desktop may open: its bytes must be an image (a web
+    /// page or an archive served as a "photo" is refused, exit 65), and its name ends in the
+    /// extension of what it is, not of what its URL said.
+    func openable(_ file: URL, id: PhotoID) throws -> URL {
+        guard let kind = ImageKind(file: file) else {
+            throw PhotosError.badData(
+                provider: id.provider, detail: "the full image of \(id) is not a JPEG, PNG, GIF or WebP image; it was not opened")
+        }
+        guard file.pathExtension.lowercased() != kind.fileExtension else { return file }
+        let folder = environment.cacheRoot.appendingPathComponent("opened", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let named = folder.appendingPathComponent(file.deletingPathExtension().lastPathComponent + "." + kind.fileExtension)
+        try? FileManager.default.removeItem(at: named)
+        do {
+            try FileManager.default.linkItem(at: file, to: named)
+        } catch {
+            try FileManager.default.copyItem(at: file, to: named)
+        }
+        return named
+    }
+
     func launchOpener(_ file: URL) throws {
         let opener = environment.settings["PHOTOS_OPENER"] ?? {
             #if os(macOS)

@@ -1,0 +1,125 @@
+import FixtureServerKit
+import Foundation
+import GRDB
+import PhotosTestSupport
+import Testing
+
+@testable import PhotosCache
+
+/// Bad input from a user, a server or the disk: a documented exit code and one clear message,
+/// never a crash, and nothing left behind.
+@Suite struct HardeningTests {
+    @Test func aPageNumberTooLargeForArithmeticIsNeverACrash() async throws {
+        try await withServer { _, photos in
+            let huge = String(Int.max)
+            let flickr = try await photos.run(["list", "--provider", "flickr", "--query", "x", "--page", huge])
+            #expect(flickr.status == 64, "\(flickr.stderr)")
+            #expect(flickr.stderr.contains("first 4000 results"))
+            let placeholder = try await photos.run(["list", "--provider", "placeholder", "--page", huge, "--no-thumbnails", "--all"])
+            #expect(placeholder.status == 0, "\(placeholder.stderr)")
+            #expect(placeholder.stderr.contains("No photos"))
+        }
+    }
+
+    @Test func aFullOutputExits74AndTheCacheStillRecordsTheRun() async throws {
+        try await withServer { _, photos in
+            let process = Process()
+            process.executableURL = PhotosBinary.executable
+            process.arguments = ["list", "--provider", "placeholder", "--per-page", "5", "--format", "json"]
+            process.environment = photos.environment
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+            let stderr = Pipe()
+            process.standardError = stderr
+            try process.run()
+            let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 74, "\(message)")
+            #expect(message.contains("cannot write the output: No space left on device"))
+            #expect(message.split(separator: "\n").count == 1, "one line: \(message)")
+
+            let stats = try await photos.run(["cache", "stats", "--format", "json"])
+            #expect(try stats.json()["images"] as? Int == 5, "the thumbnails fetched before the failed write are recorded")
+            #expect(try partialFiles(under: photos.cacheFolder).isEmpty)
+        }
+    }
+
+    @Test func aClosedPipeIsAQuietSuccess() async throws {
+        try await withServer { _, photos in
+            // About a megabyte of JSON Lines: far more than a pipe holds once head has gone.
+            let shell = Process()
+            shell.executableURL = URL(fileURLWithPath: "/bin/bash")
+            shell.arguments = [
+                "-c",
+                "'\(PhotosBinary.executable.path)' list --provider placeholder --limit 2000 --per-page 100 --no-thumbnails --format jsonl | head -n 1 >/dev/null; echo \"${PIPESTATUS[0]}\"",
+            ]
+            shell.environment = photos.environment
+            let stdout = Pipe()
+            let stderr = Pipe()
+            shell.standardOutput = stdout
+            shell.standardError = stderr
+            try shell.run()
+            let status = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            shell.waitUntilExit()
+            #expect(status == "0\n", "photos exited \(status)")
+            #expect(message.isEmpty, "nothing said: \(message)")
+        }
+    }
+
+    @Test func theCacheIsTheUsersAlone() async throws {
+        try await withServer { _, photos in
+            let run = try await photos.run(["list", "--provider", "placeholder", "--per-page", "3"])
+            #expect(run.status == 0)
+            func mode(_ url: URL) throws -> Int {
+                (try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int ?? 0) & 0o777
+            }
+            #expect(try mode(photos.cacheFolder) == 0o700)
+            #expect(try mode(photos.cacheFolder.appendingPathComponent("index.sqlite")) == 0o600)
+            #expect(try mode(photos.cacheFolder.appendingPathComponent("images")) == 0o700)
+        }
+    }
+
+    @Test func aTamperedFetchTimeIsRevalidatedNotACrash() async throws {
+        try await withServer { _, photos in
+            #expect(try await photos.run(["list", "--provider", "placeholder", "--per-page", "3", "--no-thumbnails"]).status == 0)
+            let queue = try DatabaseQueue(path: photos.cacheFolder.appendingPathComponent("index.sqlite").path)
+            try await queue.write { db in try db.execute(sql: "UPDATE listing SET fetched_at = -1e999") }
+            try queue.close()
+
+            let offline = try await photos.run(["list", "--provider", "placeholder", "--per-page", "3", "--offline", "--format", "json"])
+            #expect(offline.status == 0, "\(offline.stderr)")
+            #expect((try offline.json()["age_seconds"] as? Int).map { $0 > 1_000_000 } == true, "as old as can be")
+            let normal = try await photos.run(["list", "--provider", "placeholder", "--per-page", "3", "--format", "json"])
+            #expect(try normal.json()["age_seconds"] as? Int == 0, "an untrustworthy page is asked of the network again")
+        }
+    }
+
+    @Test func aFullImageThatIsNotAnImageIsNeverOpened() async throws {
+        let page: FixtureRouteHandler = { request in
+            guard request.path.hasPrefix("/placeholder-img/600/") else { return nil }
+            return .bytes(Array("<html><script>alert(1)</script></html>".utf8), contentType: "image/jpeg")
+        }
+        try await withServer(FixtureServerConfiguration(routes: [page])) { _, photos in
+            let record = photos.home.appendingPathComponent("opened.txt")
+            let opener = photos.home.appendingPathComponent("opener.sh")
+            try "#!/bin/sh\necho \"$1\" > '\(record.path)'\n".write(to: opener, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
+
+            let run = try await photos.run(["show", "placeholder:2", "--open"], environment: ["PHOTOS_OPENER": opener.path])
+            #expect(run.status == 65, "\(run.stderr)")
+            #expect(run.stderr.contains("is not a JPEG, PNG, GIF or WebP image"))
+            #expect(!FileManager.default.fileExists(atPath: record.path), "the opener never ran")
+        }
+    }
+
+    @Test func anImageOverTheSizeCapIsRefusedAndLeavesNothing() async throws {
+        try await withServer { _, photos in
+            let run = try await photos.run(
+                ["show", "placeholder:2", "--open"], environment: ["PHOTOS_MAX_IMAGE_MB": "1", "PHOTOS_OPENER": "/bin/true"])
+            #expect(run.status == 0, "a 600 px square is far below 1 MiB: \(run.stderr)")
+            let bad = try await photos.run(["list", "--provider", "placeholder"], environment: ["PHOTOS_MAX_IMAGE_MB": "lots"])
+            #expect(bad.status == 64)
+            #expect(bad.stderr.contains("PHOTOS_MAX_IMAGE_MB"))
+        }
+    }
+}
