@@ -130,7 +130,11 @@ final class CacheIndex: Sendable {
         }
         do {
             return try openAndMigrateRetryingBusy()
-        } catch let error as DatabaseError where Self.isCorruption(error) || Self.isUnreadable(error) {
+        } catch let error as DatabaseError where Self.isCorruption(error) {
+            // Only a file that is not a database, or a damaged one, is rebuilt. An index that
+            // cannot be opened now (permissions, a full disk, too many open files, a folder in
+            // its place) is left alone: `database()` continues without the cache this run, and
+            // other processes keep theirs.
             let detail = error.message ?? "\(error.resultCode)"
             return try rebuild(because: "it could not be read (\(detail))") { [self] _ in
                 do {
@@ -218,11 +222,6 @@ final class CacheIndex: Sendable {
 
     static func isCorruption(_ error: DatabaseError) -> Bool {
         error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
-    }
-
-    static func isUnreadable(_ error: DatabaseError) -> Bool {
-        error.resultCode == .SQLITE_CANTOPEN || error.resultCode == .SQLITE_IOERR || error.resultCode == .SQLITE_PERM
-            || error.resultCode == .SQLITE_READONLY
     }
 
     static func describe(_ error: any Error) -> String {

@@ -15,7 +15,7 @@ extension PhotoCache {
                 if let file = memory[url] { found[url] = file } else { wanted.append(url) }
             }
         }
-        var broken: [String] = []
+        var broken: [String: Int64] = [:]
         let rows = wanted.isEmpty ? [:] : (try? indexedImages(wanted)) ?? [:]
         do {
             for (url, entry) in rows {
@@ -24,7 +24,7 @@ extension PhotoCache {
                 if Self.isSafeRelativePath(entry.path), configuration.fileSystem.fileSize(atPath: file.path) == entry.size {
                     found[url] = file
                 } else {
-                    broken.append(url)
+                    broken[url] = entry.size
                 }
             }
         }
@@ -35,14 +35,10 @@ extension PhotoCache {
         run.withLock { run in
             run.imageHits += hits.count
             run.imageAccesses.formUnion(hits.keys)
-            run.brokenImages.formUnion(broken)
+            run.brokenImages.merge(broken) { $1 }
         }
-        for url in broken {
-            // A truncated file must never be handed out, even by a process that skips the index.
-            if let entry = rows[url], Self.isSafeRelativePath(entry.path) {
-                configuration.fileSystem.remove(atPath: root.appendingPathComponent(entry.path).path)
-            }
-        }
+        // The file is not removed here: another process may have just renamed a new, complete
+        // one into its place. It is fetched again (and replaced by rename), or swept as an orphan.
         return found
     }
 
@@ -89,7 +85,7 @@ extension PhotoCache {
             run.withLock { run in
                 run.imageMisses += 1
                 run.newImages[url] = record
-                run.brokenImages.remove(url)
+                run.brokenImages[url] = nil
             }
             return target
         }

@@ -85,12 +85,15 @@ extension PhotoCache {
         // Short transactions, so listing processes never wait long; a row re-created by another
         // process meanwhile (new created_at) is left alone.
         for chunk in victims.chunked(200) {
-            try index.write { db in
-                for victim in chunk {
+            // Only the files whose rows this process deleted: a row another process re-created
+            // (a new download of the same URL) keeps its file.
+            let deleted = try index.write { db in
+                try chunk.filter { victim in
                     try db.execute(sql: "DELETE FROM image WHERE url = ? AND created_at = ?", arguments: [victim.url, victim.created])
+                    return db.changesCount > 0
                 }
             }
-            for victim in chunk where Self.isSafeRelativePath(victim.path) {
+            for victim in deleted where Self.isSafeRelativePath(victim.path) {
                 configuration.fileSystem.remove(atPath: root.appendingPathComponent(victim.path).path)
                 report.evictedImages += 1
                 report.evictedBytes += victim.size

@@ -34,7 +34,8 @@ public final class PhotoCache: Sendable {
         var imageAccesses: Set<String> = []
         var newImages: [String: ImageRecord] = [:]
         /// Index entries whose file was missing or had another size.
-        var brokenImages: Set<String> = []
+        /// Rows whose file was missing or of another size, with the size the row said.
+        var brokenImages: [String: Int64] = [:]
     }
 
     struct ImageRecord: Sendable {
@@ -90,10 +91,9 @@ public final class PhotoCache: Sendable {
         let time = now.timeIntervalSince1970
         do {
             try index.write { db in
-                for chunk in Array(state.brokenImages).chunked(500) {
-                    try db.execute(
-                        sql: "DELETE FROM image WHERE url IN (\(databaseQuestionMarks(count: chunk.count)))",
-                        arguments: StatementArguments(Array(chunk)))
+                // Guarded by the size seen: a row another process has rewritten since stays.
+                for (url, size) in state.brokenImages {
+                    try db.execute(sql: "DELETE FROM image WHERE url = ? AND size = ?", arguments: [url, size])
                 }
                 for record in state.newImages.values {
                     try db.execute(

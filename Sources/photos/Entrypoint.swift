@@ -3,6 +3,6 @@ import PhotosCLI
 @main
 struct Entrypoint {
     static func main() async {
-        await PhotosCommand.main()
+        await PhotosCommand.runAndExit()
     }
 }

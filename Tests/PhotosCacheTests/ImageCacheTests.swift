@@ -55,13 +55,41 @@ import Testing
         let next = bed.cache()
         let found = next.cachedImages(["https://img.example/a.jpg", "https://img.example/b.jpg"])
         #expect(found.isEmpty, "a file whose size differs from the index, or that is gone, is not a hit")
-        #expect(!FileManager.default.fileExists(atPath: truncated.path), "a truncated file is never handed out")
         let refetched = try await ImageFetcher(cache: next, http: http).fetch("https://img.example/a.jpg")
         #expect(try Data(contentsOf: refetched).count == 5000 && http.count("https://img.example/a.jpg") == 2)
         next.finish(command: "test")
         #expect(try next.indexedImages(["https://img.example/b.jpg"]).isEmpty, "the broken entry was dropped")
         #expect(try next.indexedImages(["https://img.example/a.jpg"])["https://img.example/a.jpg"]?.size == 5000)
         next.close()
+    }
+
+    @Test func aFileAnotherProcessJustReplacedIsNeitherDeletedNorForgotten() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let url = "https://img.example/a.jpg"
+        let first = bed.cache()
+        let file = try await ImageFetcher(cache: first, http: FakeImages(size: 5000)).fetch(url)
+        first.finish(command: "test")
+        first.close()
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.truncate(atOffset: 1000)
+        try handle.close()
+
+        // This process finds the file broken...
+        let reader = bed.cache()
+        #expect(reader.cachedImages([url]).isEmpty)
+        // ...while another downloads it again and records the new size.
+        let other = bed.cache()
+        _ = try await ImageFetcher(cache: other, http: FakeImages(size: 7000)).fetch(url)
+        other.finish(command: "test")
+        other.close()
+
+        reader.finish(command: "test")
+        reader.close()
+        #expect(try Data(contentsOf: file).count == 7000, "the new file stays")
+        let check = bed.cache()
+        defer { check.close() }
+        #expect(try check.indexedImages([url])[url]?.size == 7000, "and so does its row")
     }
 
     @Test func offlineFetchesNothing() async throws {

@@ -82,6 +82,36 @@ import Testing
         #expect(bed.warnings.all.count == 1)
     }
 
+    @Test func anIndexThatCannotBeOpenedNowIsLeftAloneWithItsImages() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let urls = try await populate(bed)
+        let index = bed.folder.appendingPathComponent("index.sqlite")
+        let aside = bed.folder.appendingPathComponent("index.sqlite.kept")
+        // Something in the way that is not a damaged database: SQLite cannot open it (as with a
+        // root-owned file, a full disk or too many open files).
+        try FileManager.default.moveItem(at: index, to: aside)
+        try FileManager.default.createDirectory(at: index, withIntermediateDirectories: false)
+
+        let cache = bed.cache()
+        let provider = FakeProvider { _, _ in .page(FakeProvider.photos("p", count: 3)) }
+        let page = try await cache.listing(ListQuery(page: 1, perPage: 3), from: provider, mode: .normal)
+        cache.close()
+        #expect(page.origin == .network, "the listing still works, without the cache")
+        #expect(bed.warnings.all.count == 1)
+        #expect(bed.warnings.all.first?.contains("continuing without the cache") == true)
+        #expect(!bed.warnings.all.contains { $0.contains("rebuilt") }, "nothing was rebuilt")
+        let trash = try FileManager.default.contentsOfDirectory(atPath: bed.folder.path).filter { $0.hasPrefix("trash-") }
+        #expect(trash.isEmpty, "the images were not binned")
+
+        // Once the obstacle is gone, the same cache has everything.
+        try FileManager.default.removeItem(at: index)
+        try FileManager.default.moveItem(at: aside, to: index)
+        let again = bed.cache()
+        defer { again.close() }
+        #expect(again.cachedImages(urls).count == urls.count)
+    }
+
     @Test func aFreshCacheNeedsNoRebuild() async throws {
         let bed = try CacheBed()
         defer { bed.remove() }

@@ -1,0 +1,40 @@
+import ArgumentParser
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension PhotosCommand {
+    /// Parses the arguments, runs the command and leaves with its exit code.
+    ///
+    /// Leaves with `_exit` once stdio is flushed: every command has closed its cache and
+    /// stopped its transport by then, and exit handlers (libcrypto's among them) have nothing
+    /// left to do but race a thread libcurl may still be winding down.
+    public static func runAndExit(_ arguments: [String]? = nil) async -> Never {
+        let code: Int32
+        do {
+            var command = try parseAsRoot(arguments)
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+            code = 0
+        } catch {
+            let message = fullMessage(for: error)
+            let exitCode = exitCode(for: error)
+            if !message.isEmpty {
+                if exitCode == .success {
+                    print(message)
+                } else {
+                    Output.writeAll(message + "\n", to: STDERR_FILENO)
+                }
+            }
+            code = exitCode.rawValue
+        }
+        fflush(nil)  // every stdio stream: print() buffers
+        _exit(code)
+    }
+}
