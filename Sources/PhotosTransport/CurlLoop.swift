@@ -105,14 +105,38 @@ final class CurlLoop: @unchecked Sendable {
             if stopping && active.isEmpty { break }
             startQueued()
             var running: Int32 = 0
-            photos_curl_multi_perform(multi, &running)
+            let performed = photos_curl_multi_perform(multi, &running)
             if collectFinished() && startQueued() {
                 continue  // freed slots were refilled: let libcurl start them before sleeping
             }
             var ready: Int32 = 0
-            photos_curl_multi_poll(multi, nil, 0, 1000, &ready)
+            let polled = performed == CURLM_OK ? photos_curl_multi_poll(multi, nil, 0, 1000, &ready) : performed
+            if polled != CURLM_OK && polled != CURLM_CALL_MULTI_PERFORM {
+                // The multi handle itself failed (out of memory, a broken socket set): looping
+                // on would spin. Every transfer fails with the reason and the loop stops.
+                failEverything(code: polled)
+                break
+            }
         }
         photos_curl_multi_cleanup(multi)
+    }
+
+    private func failEverything(code: CURLMcode) {
+        let detail = "libcurl's multi interface failed (\(code.rawValue)); photos cannot make requests this run"
+        commands.withLock { $0.closed = true }
+        for transfer in active.values {
+            if let easy = transfer.easy { photos_curl_multi_remove_handle(multi, easy) }
+            transfer.releaseHandle()
+            transfer.discardOutput()
+            transfer.completion.complete(.failure(TransportError.other(host: transfer.host, code: Int(code.rawValue), detail: detail)))
+        }
+        active.removeAll()
+        for transfer in queue[queueHead...] {
+            transfer.discardOutput()
+            transfer.completion.complete(.failure(TransportError.other(host: transfer.host, code: Int(code.rawValue), detail: detail)))
+        }
+        queue.removeAll()
+        queueHead = 0
     }
 
     private func drainCommands() {
