@@ -61,6 +61,8 @@ let package = Package(
             name: "CurlShim", dependencies: ["CCurl"],
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
+        // Extended attributes, where photos save records what a file or a .part holds.
+        .systemLibrary(name: "CXattr"),
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"]), .brew(["chafa"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
@@ -68,7 +70,7 @@ let package = Package(
 
         // MARK: Core and infrastructure
         .target(name: "PhotosCore"),
-        .target(name: "PhotosTransport", dependencies: ["PhotosCore", "CurlShim"]),
+        .target(name: "PhotosTransport", dependencies: ["PhotosCore", "CurlShim", "CXattr"]),
         .target(name: "PhotosTerminal", dependencies: ["PhotosCore"]),
         // Thumbnail grid and previews: decoders + libchafa (kept out of PhotosTerminal's C-free build).
         .target(name: "PhotosImaging", dependencies: ["PhotosCore", "PhotosTerminal", "CChafa", "CTurboJPEG", "CPNG", "CWebP"]),

@@ -89,15 +89,25 @@ public struct PlaceholderProvider: RegisteredProvider {
     func photo(from record: PlaceholderRecord) -> Photo? {
         guard let raw = record.id, Self.isValidID(raw) else { return nil }
         let imageURL = record.url.flatMap(Self.allowed)
+        let thumbnailURL = record.thumbnailUrl.flatMap(Self.allowed)
         let size = imageURL.map { Self.edge(of: $0) ?? 600 }
+        var sizes: [PhotoSize] = []
+        if let thumbnailURL {
+            let edge = Self.edge(of: thumbnailURL) ?? 150
+            sizes.append(PhotoSize(label: "thumbnail", width: edge, height: edge, url: thumbnailURL))
+        }
+        if let imageURL {
+            sizes.append(PhotoSize(label: "full", width: size, height: size, url: imageURL))
+        }
         return Photo(
             id: PhotoID(provider: Self.name, raw: raw),
             title: record.title ?? "",
-            thumbnailURL: record.thumbnailUrl.flatMap(Self.allowed),
+            thumbnailURL: thumbnailURL,
             imageURL: imageURL,
             width: size,
             height: size,
-            pageURL: "\(base)/photos/\(raw)"
+            pageURL: "\(base)/photos/\(raw)",
+            sizes: sizes
         )
     }
 
@@ -124,17 +134,9 @@ public struct PlaceholderProvider: RegisteredProvider {
             if record.id == nil { throw PhotosError.notFound(id) }
             throw PhotosError.badData(provider: Self.name, detail: "the /photos/\(id.raw) response describes another photo")
         }
-        var sizes: [PhotoSize] = []
-        if let thumbnail = photo.thumbnailURL {
-            let edge = Self.edge(of: thumbnail) ?? 150
-            sizes.append(PhotoSize(label: "thumbnail", width: edge, height: edge, url: thumbnail))
-        }
-        if let image = photo.imageURL {
-            sizes.append(PhotoSize(label: "full", width: photo.width, height: photo.height, url: image))
-        }
         var extra: [String: String] = [:]
         if let album = record.albumId { extra["album"] = String(album) }
-        return PhotoDetail(photo: photo, sizes: sizes, extra: extra)
+        return PhotoDetail(photo: photo, sizes: photo.sizes, extra: extra)
     }
 
     // MARK: Requests

@@ -38,6 +38,8 @@ struct ResponsePlan {
     /// Trickle the body at about this rate (chunks every 100 ms).
     var bytesPerSecond: Int?
     var latencyMilliseconds: Int
+    /// Offset in the generated pattern of the first byte sent (a range of a `huge` body).
+    var generatedStart = 0
     /// HTTP/1.1 only: close the connection after the response (used by `wrong_length`).
     var closeConnectionAfter = false
 
@@ -122,6 +124,12 @@ final class FixtureServerCore: Sendable {
         if !plan.headers.contains(where: { $0.0.lowercased() == "content-type" }), plan.body.count > 0 {
             plan.headers.append(("content-type", "application/octet-stream"))
         }
+        if faults.etag == nil, plan.status == 200, case .buffer(let buffer) = plan.body, Self.isImage(plan.headers),
+            !plan.headers.contains(where: { $0.0.lowercased() == "etag" })
+        {
+            // Image hosts send a strong validator, which resumed downloads echo in If-Range.
+            plan.headers.append(("etag", Self.strongETag(buffer)))
+        }
         if let etag = faults.etag, (200..<300).contains(plan.status) {
             let quoted = "\"\(etag)\""
             plan.headers.append(("etag", quoted))
@@ -137,6 +145,10 @@ final class FixtureServerCore: Sendable {
         if request.method == "HEAD" {
             plan.sendLimit = 0
             return plan
+        }
+        if request.method == "GET", plan.status == 200, let range = request.header("range") {
+            stats.withLock { $0.ranges += 1 }
+            Self.applyRange(range, ifRange: request.header("if-range"), to: &plan)
         }
         guard !ResponsePlan.statusForbidsBody(plan.status) else { return plan }
 
@@ -252,6 +264,72 @@ final class FixtureServerCore: Sendable {
         case "xml": return "application/xml"
         default: return "application/octet-stream"
         }
+    }
+
+    static func isImage(_ headers: [(String, String)]) -> Bool {
+        headers.contains { $0.0.lowercased() == "content-type" && $0.1.lowercased().hasPrefix("image/") }
+    }
+
+    /// `"<length hex>-<FNV-1a 64 hex>"` of the body: the same bytes, the same tag.
+    static func strongETag(_ buffer: ByteBuffer) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        buffer.withUnsafeReadableBytes { bytes in
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x100_0000_01b3
+            }
+        }
+        return "\"\(String(buffer.readableBytes, radix: 16))-\(String(hash, radix: 16))\""
+    }
+
+    /// Answers one byte range of a 200 response (RFC 9110 §14): `bytes=FIRST-`, `bytes=FIRST-LAST`
+    /// or `bytes=-SUFFIX` becomes a 206 with `Content-Range`; a range starting past the end a 416
+    /// with `Content-Range: bytes */LENGTH`. An `If-Range` that is not the response's strong
+    /// `ETag`, several ranges, or a malformed header: the whole 200, as servers do.
+    static func applyRange(_ header: String, ifRange: String?, to plan: inout ResponsePlan) {
+        if let ifRange {
+            let etag = plan.headers.first { $0.0.lowercased() == "etag" }?.1
+            guard let etag, !etag.hasPrefix("W/"), ifRange.trimmingCharacters(in: .whitespaces) == etag else { return }
+        }
+        let text = header.trimmingCharacters(in: .whitespaces)
+        guard text.lowercased().hasPrefix("bytes="), !text.contains(",") else { return }
+        let bounds = text.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard bounds.count == 2 else { return }
+        let total = plan.body.count
+        let first: Int
+        var last = total - 1
+        if bounds[0].isEmpty {
+            guard let suffix = Int(bounds[1]), suffix > 0 else { return }
+            first = max(0, total - suffix)
+        } else {
+            guard let start = Int(bounds[0]), start >= 0 else { return }
+            first = start
+            if !bounds[1].isEmpty {
+                guard let end = Int(bounds[1]), end >= start else { return }
+                last = min(end, total - 1)
+            }
+        }
+        guard first < total else {
+            plan.status = 416
+            plan.body = .buffer(ByteBuffer())
+            plan.contentLength = 0
+            plan.sendLimit = 0
+            plan.headers.removeAll { $0.0.lowercased() == "content-type" }
+            plan.headers.append(("content-range", "bytes */\(total)"))
+            return
+        }
+        let length = last - first + 1
+        switch plan.body {
+        case .buffer(let buffer):
+            plan.body = .buffer(buffer.getSlice(at: buffer.readerIndex + first, length: length) ?? ByteBuffer())
+        case .generated:
+            plan.body = .generated(length)
+            plan.generatedStart = first
+        }
+        plan.status = 206
+        plan.contentLength = length
+        plan.sendLimit = length
+        plan.headers.append(("content-range", "bytes \(first)-\(last)/\(total)"))
     }
 
     static func etagMatches(_ ifNoneMatch: String, _ quotedETag: String) -> Bool {

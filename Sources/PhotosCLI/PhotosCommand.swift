@@ -17,6 +17,7 @@ public struct PhotosCommand: AsyncParsableCommand {
               photos list --provider flickr --query dogs
               photos list --provider placeholder --refresh
               photos show flickr:53624890009 --open
+              photos save --provider flickr --query dogs --limit 200 --to dogs
               photos providers
               photos cache stats
 
@@ -25,10 +26,10 @@ public struct PhotosCommand: AsyncParsableCommand {
 
             Exit codes: 0 ok, 64 wrong usage, 65 bad data from a provider, 69 provider \
             unreachable or unavailable (or offline with nothing cached), 77 bad or missing \
-            API key, 130 interrupted.
+            API key, 75 save finished with some downloads failed, 130 interrupted.
             """,
         version: PhotosVersion.current,
-        subcommands: [List.self, Show.self, Providers.self, Cache.self]
+        subcommands: [List.self, Show.self, Save.self, Providers.self, Cache.self]
     )
 
     public init() {}

@@ -194,20 +194,23 @@ extension PhotoCache {
             let insertPhoto = try db.cachedStatement(
                 sql: """
                     INSERT INTO photo (id, provider, raw, title, owner, thumbnail_url, image_url, width, height, page_url,
-                        taken_at, uploaded_at, tags, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        taken_at, uploaded_at, tags, sizes, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT(id) DO UPDATE SET title = excluded.title, owner = excluded.owner,
                         thumbnail_url = excluded.thumbnail_url, image_url = excluded.image_url, width = excluded.width,
                         height = excluded.height, page_url = excluded.page_url, taken_at = excluded.taken_at,
-                        uploaded_at = excluded.uploaded_at, tags = excluded.tags, updated_at = excluded.updated_at
+                        uploaded_at = excluded.uploaded_at, tags = excluded.tags, sizes = excluded.sizes,
+                        updated_at = excluded.updated_at
                     """)
             let insertLink = try db.cachedStatement(sql: "INSERT OR REPLACE INTO listing_photo (listing_id, position, photo_id) VALUES (?, ?, ?)")
+            let encoder = JSONEncoder()
             for (position, photo) in page.photos.enumerated() {
+                let sizes = photo.sizes.isEmpty ? nil : (try? encoder.encode(photo.sizes)).map { String(decoding: $0, as: UTF8.self) }
                 let tags = photo.tags.isEmpty ? nil : (try? JSONEncoder().encode(photo.tags)).map { String(decoding: $0, as: UTF8.self) }
                 try insertPhoto.execute(arguments: [
                     photo.id.description, photo.id.provider, photo.id.raw, photo.title, photo.owner, photo.thumbnailURL, photo.imageURL,
                     photo.width, photo.height, photo.pageURL, photo.takenAt?.timeIntervalSince1970,
-                    photo.uploadedAt?.timeIntervalSince1970, tags, time,
+                    photo.uploadedAt?.timeIntervalSince1970, tags, sizes, time,
                 ])
                 try insertLink.execute(arguments: [id, position, photo.id.description])
             }
@@ -232,13 +235,17 @@ extension PhotoCache {
         if let text: String = row.value("tags"), let decoded = try? JSONDecoder().decode([String].self, from: Data(text.utf8)) {
             tags = decoded
         }
+        var sizes: [PhotoSize] = []
+        if let text: String = row.value("sizes"), let decoded = try? JSONDecoder().decode([PhotoSize].self, from: Data(text.utf8)) {
+            sizes = decoded
+        }
         let taken: Double? = row.value("taken_at")
         let uploaded: Double? = row.value("uploaded_at")
         return Photo(
             id: PhotoID(provider: provider, raw: raw), title: row.value("title") ?? "", owner: row.value("owner"),
             thumbnailURL: row.value("thumbnail_url"), imageURL: row.value("image_url"), width: row.value("width"),
             height: row.value("height"), pageURL: row.value("page_url"), takenAt: taken.map(Date.init(timeIntervalSince1970:)),
-            uploadedAt: uploaded.map(Date.init(timeIntervalSince1970:)), tags: tags)
+            uploadedAt: uploaded.map(Date.init(timeIntervalSince1970:)), tags: tags, sizes: sizes)
     }
 
     /// A photo known from a cached listing (for `show --offline`).

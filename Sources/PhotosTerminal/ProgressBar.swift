@@ -6,35 +6,42 @@ public final class ProgressBar: Sendable {
     private struct State {
         var done = 0
         var failed = 0
+        var total: Int
+        /// Shown after the counts (bytes, speed, time left).
+        var detail = ""
         var lastDraw = ContinuousClock.now - .seconds(1)
         var visible = false
     }
 
     private let label: String
-    private let total: Int
     private let enabled: Bool
     private let write: @Sendable (String) -> Void
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
+    /// - Parameter total: how many steps there are; 0 when not known yet (see ``update(total:)``).
     public init(label: String, total: Int, enabled: Bool, write: @escaping @Sendable (String) -> Void) {
         self.label = TerminalText.sanitize(label)
-        self.total = max(total, 0)
-        self.enabled = enabled && total > 0
+        self.enabled = enabled
         self.write = write
+        state = Mutex(State(total: max(total, 0)))
     }
 
-    public func advance(failed: Bool = false) {
+    /// One more step done; `detail` (sanitised) replaces the text after the counts when given.
+    public func advance(failed: Bool = false, detail: String? = nil) {
         guard enabled else { return }
         let text: String? = state.withLock { state in
             state.done += 1
             if failed { state.failed += 1 }
-            let now = ContinuousClock.now
-            guard now - state.lastDraw >= .milliseconds(50) || state.done == total else { return nil }
-            state.lastDraw = now
-            state.visible = true
-            return render(done: state.done, failed: state.failed)
+            if let detail { state.detail = TerminalText.sanitize(detail) }
+            return drawIfDue(&state, force: state.done == state.total)
         }
         if let text { write("\r\u{1B}[2K" + text) }
+    }
+
+    /// Sets how many steps there are, once it is known or when it grows.
+    public func update(total: Int) {
+        guard enabled else { return }
+        state.withLock { $0.total = max(total, 0) }
     }
 
     /// Clears the bar.
@@ -44,11 +51,21 @@ public final class ProgressBar: Sendable {
         if visible { write("\r\u{1B}[2K") }
     }
 
-    func render(done: Int, failed: Int) -> String {
+    private func drawIfDue(_ state: inout State, force: Bool) -> String? {
+        let now = ContinuousClock.now
+        guard now - state.lastDraw >= .milliseconds(50) || force else { return nil }
+        state.lastDraw = now
+        state.visible = true
+        return render(done: state.done, failed: state.failed, total: state.total, detail: state.detail)
+    }
+
+    func render(done: Int, failed: Int, total: Int, detail: String = "") -> String {
         let width = 24
-        let filled = total == 0 ? width : min(width, done * width / total)
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
         let failures = failed > 0 ? " (\(failed) failed)" : ""
-        return "\(label) \(bar) \(done)/\(total)\(failures)"
+        let suffix = detail.isEmpty ? "" : "  " + detail
+        guard total > 0 else { return "\(label) \(done)\(failures)\(suffix)" }
+        let filled = min(width, done * width / total)
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        return "\(label) \(bar) \(done)/\(total)\(failures)\(suffix)"
     }
 }
