@@ -216,8 +216,8 @@ enum FileNameSanitizer {
     }
 
     /// A field's value as part of one component: invisible characters dropped, white space
-    /// (tabs, newlines, no-break spaces) as single spaces, refused characters as `_`, trimmed;
-    /// `fallback` when nothing is left.
+    /// (tabs, newlines, no-break spaces) as single spaces, refused characters as `_`, leading
+    /// and trailing dots and spaces trimmed; `fallback` when nothing is left.
     static func field(_ value: String, fallback: String) -> String {
         var result = ""
         var pendingSpace = false
@@ -232,7 +232,9 @@ enum FileNameSanitizer {
             pendingSpace = false
             result += cleaned
         }
-        return result.isEmpty ? fallback : result
+        // No hidden file, no `.` or `..`, nothing Windows would drop.
+        let trimmed = result.trimmingCharacters(in: CharacterSet(charactersIn: ". "))
+        return trimmed.isEmpty ? fallback : trimmed
     }
 
     /// Literal template text: the same characters refused, spaces kept as typed.

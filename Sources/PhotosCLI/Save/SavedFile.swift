@@ -189,8 +189,8 @@ final class SavedFiles: Sendable {
             return .failed("its metadata could not be encoded: \(error)", .other)
         }
         let sidecar = final.path + ".json"
-        let slash = sidecar.lastIndex(of: "/") ?? sidecar.startIndex
-        let temporary = sidecar[..<slash] + "/." + sidecar[sidecar.index(after: slash)...] + "." + String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        // A short temporary name: the sidecar's own may already be as long as names can be.
+        let temporary = final.deletingLastPathComponent().path + "/.photos-" + String(UInt64.random(in: 0...UInt64.max), radix: 16) + ".json"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666)
         guard descriptor >= 0 else { return Self.fileSystemOutcome(errno, path: sidecar) }
         let failed = Output.writeAll(json, to: descriptor)
