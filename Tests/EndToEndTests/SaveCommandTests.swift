@@ -79,7 +79,7 @@ import Glibc
         try await withServer { server, photos in
             // Images that trickle in: the save is interrupted with every file part way.
             let slow = (1...6).map { index in
-                (id: "\(700 + index)", title: "slow \(index)", owner: "o", url: "\(server.url)/images/large.jpg?slow_bps=20000&n=\(index)")
+                (id: "\(700 + index)", title: "slow \(index)", owner: "o", url: "\(server.url)/images/large.jpg?slow_bps=10000&n=\(index)")
             }
             let endpoint = Self.route(server, "slow", try Self.flickrListing(slow))
             let folder = try TemporaryFolder("save")

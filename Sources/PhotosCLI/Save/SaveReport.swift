@@ -37,7 +37,7 @@ struct SaveReport {
         if seconds >= 0.5, bytes > 0 { parts.append(ByteText.format(Int64(Double(bytes) / seconds)) + "/s") }
         if seconds >= 1, done > 0, total > done {
             let left = seconds / Double(done) * Double(total - done)
-            parts.append(AgeText.format(left) + " left")
+            if left >= 1 { parts.append(AgeText.format(left) + " left") }
         }
         return parts.joined(separator: "  ")
     }
@@ -49,7 +49,7 @@ struct SaveReport {
         var line = "Saved \(saved) \(saved == 1 ? "photo" : "photos") (\(ByteText.format(Int64(bytes)))) to \(folder.path) in \(time)"
         if skipped > 0 { line += "; \(skipped) \(skipped == 1 ? "was" : "were") already there" }
         if !failures.isEmpty { line += "; \(failures.count) failed (run the same command again to retry)" }
-        if done == 0 { line = "Nothing to save: the listing is empty" }
+        if done == 0 { line = "Nothing to save" }
         return TerminalText.sanitize(line + ".")
     }
 

@@ -84,6 +84,7 @@ struct Saving {
                     report.received += batch.count
                     total = max(report.received, expected)
                     progress.update(total: total)
+                    var pending: [(label: String, item: SaveItem)] = []
                     for resolved in await resolve(batch, size: request.size) {
                         guard fatal == nil, !Task.isCancelled else { break }
                         guard case .success(var item) = resolved.result else {
@@ -108,8 +109,14 @@ struct Saving {
                                 detail: PhotoCache.describe(error))), resolved.label)
                             continue
                         }
+                        pending.append((resolved.label, item))
+                    }
+                    // Only files still to save are looked up in the cache (a re-run asks nothing).
+                    let cached = pending.isEmpty ? [:] : context.cache.cachedImages(pending.map(\.item.url))
+                    for (label, var item) in pending {
+                        guard fatal == nil, !Task.isCancelled else { break }
+                        item.cachedFile = cached[item.url]
                         while inFlight >= Self.window { await collect() }
-                        let label = resolved.label
                         downloads.addTask { [item] in Labelled(label: label, outcome: await files.save(item)) }
                         inFlight += 1
                     }
@@ -179,21 +186,7 @@ struct Saving {
                 }
             }
         }
-        var resolved = results.compactMap { $0 }
-        let urls = resolved.compactMap { entry -> String? in
-            if case .success(let item) = entry.result { return item.url }
-            return nil
-        }
-        let cached = urls.isEmpty ? [:] : context.cache.cachedImages(urls)
-        if !cached.isEmpty {
-            for index in resolved.indices {
-                if case .success(var item) = resolved[index].result, let file = cached[item.url] {
-                    item.cachedFile = file
-                    resolved[index].result = .success(item)
-                }
-            }
-        }
-        return resolved
+        return results.compactMap { $0 }
     }
 
     private func detailed(_ id: PhotoID, known: Photo?, size: ImageSizeChoice) async -> Resolved {
