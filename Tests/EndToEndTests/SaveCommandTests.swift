@@ -268,3 +268,29 @@ import Glibc
         }
     }
 }
+
+/// `photos save` onto a nearly full file system: a small tmpfs (mounting one needs root; see
+/// FullDiskTests).
+@Suite(.enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
+struct SaveFullDiskTests {
+    @Test func aFullDiskStopsTheSaveAndLeavesNoPartialFileUnderAFinalName() async throws {
+        try await withServer { _, photos in
+            let mountPoint = photos.home.appendingPathComponent("tiny")
+            try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
+            #expect(try shell("/bin/mount", ["-t", "tmpfs", "-o", "size=300k", "tmpfs", mountPoint.path]) == 0)
+            defer { _ = try? shell("/bin/umount", [mountPoint.path]) }
+
+            let run = try await photos.run(
+                ["save", "--provider", "flickr", "--query", "many", "--limit", "100", "--size", "large", "--to", mountPoint.path])
+            #expect(run.status == 74, "\(run.stderr)")
+            #expect(run.stderr.contains("No space left on device"))
+            let whole = try Data(contentsOf: SaveCommandTests.large)
+            let files = SaveCommandTests.files(under: mountPoint)
+            let finals = files.filter { !$0.hasSuffix(".part") }
+            #expect(!finals.isEmpty && finals.count < 100, "some fit before the disk was full: \(files.count) files")
+            for file in finals {
+                #expect(try Data(contentsOf: mountPoint.appendingPathComponent(file)) == whole, "\(file) is whole")
+            }
+        }
+    }
+}

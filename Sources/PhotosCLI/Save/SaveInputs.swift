@@ -58,10 +58,12 @@ final class SaveInputs: Sendable {
             let reader = LineReader()
             return [SaveLane(name: "stdin", produce: { channel in
                 do {
+                    var joiner = JSONLineJoiner()
                     while let lines = try await reader.next(upTo: 500) {
-                        let inputs = lines.compactMap(Self.parseLine)
+                        let inputs = lines.compactMap { joiner.add($0) }.compactMap(Self.parseLine)
                         if !inputs.isEmpty { try await channel.send(inputs) }
                     }
+                    if let rest = joiner.finish().flatMap(Self.parseLine) { try await channel.send([rest]) }
                     channel.finish()
                 } catch {
                     channel.finish(throwing: error)
@@ -143,6 +145,58 @@ final class SaveInputs: Sendable {
             width: object["width"] as? Int, height: object["height"] as? Int, pageURL: object["page_url"] as? String,
             takenAt: (object["taken_at"] as? String).flatMap(dates.date), uploadedAt: (object["uploaded_at"] as? String).flatMap(dates.date),
             tags: object["tags"] as? [String] ?? [], sizes: sizes)
+    }
+}
+
+/// Joins the lines of a pretty-printed JSON object (`photos show --format json`) into one, so
+/// that stdin may hold JSON Lines, ids, or whole objects.
+struct JSONLineJoiner {
+    private var pending: String?
+    private static let limit = 1 << 20
+
+    /// The line to read, or nil while an object spans more lines.
+    mutating func add(_ line: String) -> String? {
+        if var text = pending {
+            text += "\n" + line
+            if Self.isComplete(text) || text.utf8.count > Self.limit {
+                pending = nil
+                return text
+            }
+            pending = text
+            return nil
+        }
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix("{"), !Self.isComplete(trimmed) {
+            pending = line
+            return nil
+        }
+        return line
+    }
+
+    /// What is left at the end of the input.
+    mutating func finish() -> String? {
+        defer { pending = nil }
+        return pending
+    }
+
+    /// Whether the braces outside strings balance.
+    static func isComplete(_ text: String) -> Bool {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for byte in text.utf8 {
+            if inString {
+                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+                continue
+            }
+            switch byte {
+            case 0x22: inString = true
+            case 0x7B: depth += 1
+            case 0x7D: depth -= 1
+            default: break
+            }
+        }
+        return depth <= 0
     }
 }
 
