@@ -203,9 +203,8 @@ extension PhotoCache {
                         updated_at = excluded.updated_at
                     """)
             let insertLink = try db.cachedStatement(sql: "INSERT OR REPLACE INTO listing_photo (listing_id, position, photo_id) VALUES (?, ?, ?)")
-            let encoder = JSONEncoder()
             for (position, photo) in page.photos.enumerated() {
-                let sizes = photo.sizes.isEmpty ? nil : (try? encoder.encode(photo.sizes)).map { String(decoding: $0, as: UTF8.self) }
+                let sizes = Self.encodeSizes(photo.sizes)
                 let tags = photo.tags.isEmpty ? nil : (try? JSONEncoder().encode(photo.tags)).map { String(decoding: $0, as: UTF8.self) }
                 try insertPhoto.execute(arguments: [
                     photo.id.description, photo.id.provider, photo.id.raw, photo.title, photo.owner, photo.thumbnailURL, photo.imageURL,
@@ -235,10 +234,7 @@ extension PhotoCache {
         if let text: String = row.value("tags"), let decoded = try? JSONDecoder().decode([String].self, from: Data(text.utf8)) {
             tags = decoded
         }
-        var sizes: [PhotoSize] = []
-        if let text: String = row.value("sizes"), let decoded = try? JSONDecoder().decode([PhotoSize].self, from: Data(text.utf8)) {
-            sizes = decoded
-        }
+        let sizes = (row.value("sizes") as String?).map(Self.decodeSizes) ?? []
         let taken: Double? = row.value("taken_at")
         let uploaded: Double? = row.value("uploaded_at")
         return Photo(
@@ -247,6 +243,27 @@ extension PhotoCache {
             height: row.value("height"), pageURL: row.value("page_url"), takenAt: taken.map(Date.init(timeIntervalSince1970:)),
             uploadedAt: uploaded.map(Date.init(timeIntervalSince1970:)), tags: tags, sizes: sizes)
     }
+
+    /// The `sizes` column: one size per record, `WIDTH US HEIGHT US LABEL US URL`, records
+    /// separated by RS (a format read for every photo of every cached page, far cheaper than
+    /// JSON). Sizes whose label or URL hold a separator are left out; nil for no sizes.
+    static func encodeSizes(_ sizes: [PhotoSize]) -> String? {
+        let records = sizes.compactMap { size -> String? in
+            guard !size.label.contains(where: Self.isSeparator), !size.url.contains(where: Self.isSeparator) else { return nil }
+            return "\(size.width.map(String.init) ?? "")\u{1F}\(size.height.map(String.init) ?? "")\u{1F}\(size.label)\u{1F}\(size.url)"
+        }
+        return records.isEmpty ? nil : records.joined(separator: "\u{1E}")
+    }
+
+    static func decodeSizes(_ text: String) -> [PhotoSize] {
+        text.split(separator: "\u{1E}").compactMap { record in
+            let fields = record.split(separator: "\u{1F}", maxSplits: 3, omittingEmptySubsequences: false)
+            guard fields.count == 4, !fields[3].isEmpty else { return nil }
+            return PhotoSize(label: String(fields[2]), width: Int(fields[0]), height: Int(fields[1]), url: String(fields[3]))
+        }
+    }
+
+    private static func isSeparator(_ character: Character) -> Bool { character == "\u{1E}" || character == "\u{1F}" }
 
     /// A photo known from a cached listing (for `show --offline`).
     /// - Throws: nothing useful to the caller: a broken index reads as "not cached".

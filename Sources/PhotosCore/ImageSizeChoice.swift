@@ -23,20 +23,22 @@ public enum ImageSizeChoice: String, Sendable, CaseIterable {
 
     /// The size to download among `sizes`: for `original`, the one labelled "Original" or else
     /// the largest; for the others, the smallest whose longest edge reaches the target, or the
-    /// largest when none does. Sizes without an http(s) URL are never chosen; sizes without
-    /// dimensions only when no size has them.
+    /// largest when none does. Sizes without an http(s) URL are never chosen (the next best is);
+    /// sizes without dimensions only when no size has them.
     /// - Returns: nil when no size is usable.
     public func choose(from sizes: [PhotoSize]) -> PhotoSize? {
-        let usable = sizes.filter { URLPolicy.isAllowed($0.url) }
-        let measured = usable.filter { $0.longestEdge > 0 }
-        guard !measured.isEmpty else {
-            if self == .original, let original = usable.first(where: { $0.label.lowercased() == "original" }) { return original }
-            return usable.last
+        // Best first; only the candidates tried are parsed (URLPolicy is the costly part).
+        let measured = sizes.filter { $0.longestEdge > 0 }
+        var ranked: [PhotoSize] = []
+        if self == .original { ranked += sizes.filter { $0.label.lowercased() == "original" } }
+        if let target = targetEdge {
+            ranked += measured.filter { $0.longestEdge >= target }.sorted { $0.longestEdge < $1.longestEdge }
+            ranked += measured.filter { $0.longestEdge < target }.sorted { $0.longestEdge > $1.longestEdge }
+        } else {
+            ranked += measured.sorted { $0.longestEdge > $1.longestEdge }
         }
-        if self == .original, let original = usable.first(where: { $0.label.lowercased() == "original" }) { return original }
-        let largest = measured.max { $0.longestEdge < $1.longestEdge }
-        guard let target = targetEdge else { return largest }
-        return measured.filter { $0.longestEdge >= target }.min { $0.longestEdge < $1.longestEdge } ?? largest
+        ranked += sizes.filter { $0.longestEdge == 0 }.reversed()
+        return ranked.first { URLPolicy.isAllowed($0.url) }
     }
 
     /// The URL to download for `photo`: from its sizes, else its own image URL.

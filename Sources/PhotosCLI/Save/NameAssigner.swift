@@ -51,6 +51,6 @@ struct NameAssigner {
 
     /// How file systems that ignore case and Unicode normalisation (APFS, NTFS, exFAT) see a path.
     static func key(_ path: String) -> String {
-        path.precomposedStringWithCanonicalMapping.lowercased()
+        FileNameSanitizer.composed(path).lowercased()
     }
 }

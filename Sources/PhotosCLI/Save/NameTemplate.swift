@@ -184,9 +184,10 @@ struct NameFields: Sendable {
 
     /// The image extension the URL's path ends in (`jpeg` as `jpg`); nil for any other.
     static func fileExtension(of url: String) -> String? {
-        guard let path = URLComponents(string: url)?.path, let dot = path.lastIndex(of: "."),
-            !path[dot...].contains("/")
-        else { return nil }
+        // The path's last segment, without the query or fragment (no URL parser: this runs for
+        // every photo of a save).
+        let path = url.prefix { $0 != "?" && $0 != "#" }
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/"), path.contains("://") else { return nil }
         switch path[path.index(after: dot)...].lowercased() {
         case "jpg", "jpeg": return "jpg"
         case "png": return "png"
@@ -221,7 +222,7 @@ enum FileNameSanitizer {
     static func field(_ value: String, fallback: String) -> String {
         var result = ""
         var pendingSpace = false
-        for character in value.precomposedStringWithCanonicalMapping {
+        for character in FileNameSanitizer.composed(value) {
             if character.isWhitespace || character.isNewline {
                 pendingSpace = !result.isEmpty
                 continue
@@ -237,9 +238,15 @@ enum FileNameSanitizer {
         return trimmed.isEmpty ? fallback : trimmed
     }
 
+    /// `text` in Unicode's composed form (NFC), as macOS and most tools expect names; ASCII
+    /// text (most names) as it is, without Foundation's work.
+    static func composed(_ text: String) -> String {
+        text.utf8.allSatisfy { $0 < 0x80 } ? text : text.precomposedStringWithCanonicalMapping
+    }
+
     /// Literal template text: the same characters refused, spaces kept as typed.
     static func literal(_ text: String) -> String {
-        text.precomposedStringWithCanonicalMapping.map(clean).joined()
+        composed(text).map(clean).joined()
     }
 
     private static func clean(_ character: Character) -> String {

@@ -46,6 +46,8 @@ struct SaveFailure: Sendable, Encodable {
     var id: String
     var error: String
     var kind: Kind = .other
+    /// Its place in the input (failures are listed in the input's order, not as they happened).
+    var order = 0
 
     enum CodingKeys: String, CodingKey { case id, error }
 }

@@ -43,11 +43,13 @@ struct Saving {
             await withTaskGroup(of: Labelled.self) { downloads in
                 var inFlight = 0
                 var assigner = NameAssigner(metadata: request.metadata)
-                func record(_ outcome: FileOutcome, _ label: String) {
+                var sequence = 0
+                func record(_ outcome: FileOutcome, _ label: String, _ order: Int) {
                     switch outcome {
                     case .saved(let bytes): report.saved(bytes: bytes)
                     case .skipped: report.skipped += 1
-                    case .failed(let reason, let kind): report.failures.append(SaveFailure(id: label, error: reason, kind: kind))
+                    case .failed(let reason, let kind):
+                        report.failures.append(SaveFailure(id: label, error: reason, kind: kind, order: order))
                     case .diskFull(let reason): fatal = fatal ?? reason
                     case .cancelled: report.cancelled = true
                     }
@@ -58,7 +60,7 @@ struct Saving {
                 func collect() async {
                     guard let outcome = await downloads.next() else { return }
                     inFlight -= 1
-                    record(outcome.outcome, outcome.label)
+                    record(outcome.outcome, outcome.label, outcome.order)
                 }
 
                 var active = Array(lanes.indices)
@@ -84,11 +86,13 @@ struct Saving {
                     report.received += batch.count
                     total = max(report.received, expected)
                     progress.update(total: total)
-                    var pending: [(label: String, item: SaveItem)] = []
+                    var pending: [(label: String, order: Int, item: SaveItem)] = []
                     for resolved in await resolve(batch, size: request.size) {
                         guard fatal == nil, !Task.isCancelled else { break }
+                        sequence += 1
+                        let order = sequence
                         guard case .success(var item) = resolved.result else {
-                            if case .failure(let failure) = resolved.result { record(.failed(failure.error, failure.kind), failure.id) }
+                            if case .failure(let failure) = resolved.result { record(.failed(failure.error, failure.kind), failure.id, order) }
                             continue
                         }
                         let components = request.template.render(NameFields(photo: item.photo, imageURL: item.url), reserve: 5)
@@ -99,25 +103,25 @@ struct Saving {
                             return state == .taken
                         }
                         if state == .own {
-                            record(files.completeSkipped(item), resolved.label)
+                            record(files.completeSkipped(item), resolved.label, order)
                             continue
                         }
                         do {
                             try files.prepareFolders(for: item.path)
                         } catch {
                             record(SavedFiles.outcome(for: TransportError.fileSystem(path: files.url(item.path).deletingLastPathComponent().path,
-                                detail: PhotoCache.describe(error))), resolved.label)
+                                detail: PhotoCache.describe(error))), resolved.label, order)
                             continue
                         }
-                        pending.append((resolved.label, item))
+                        pending.append((resolved.label, order, item))
                     }
                     // Only files still to save are looked up in the cache (a re-run asks nothing).
                     let cached = pending.isEmpty ? [:] : context.cache.cachedImages(pending.map(\.item.url))
-                    for (label, var item) in pending {
+                    for (label, order, var item) in pending {
                         guard fatal == nil, !Task.isCancelled else { break }
                         item.cachedFile = cached[item.url]
                         while inFlight >= Self.window { await collect() }
-                        downloads.addTask { [item] in Labelled(label: label, outcome: await files.save(item)) }
+                        downloads.addTask { [item] in Labelled(label: label, order: order, outcome: await files.save(item)) }
                         inFlight += 1
                     }
                 }
@@ -128,6 +132,7 @@ struct Saving {
             producers.cancelAll()
         }
         progress.finish()
+        report.failures.sort { $0.order < $1.order }
         try Task.checkCancellation()
         if report.cancelled { throw CancellationError() }
 
@@ -269,5 +274,7 @@ extension SaveFailure: Error {}
 /// group crashed release builds).
 struct Labelled: Sendable {
     var label: String
+    /// The photo's place in the input, so that failures are listed in the input's order.
+    var order: Int
     var outcome: FileOutcome
 }
