@@ -554,7 +554,8 @@ bench_save() {
   measure "photos" "${stats[@]}" --fresh-dir "$out" --expect-files "$count" --note "section=save" -- \
     "${cold[@]}" "${save[@]}" --limit "$count"
 
-  # curl: the same listing request photos makes (every extra), then every url_l with --parallel.
+  # curl: one listing request of 500 with every extra photos asks for, then every url_l with
+  # --parallel (photos walks pages of 100 so that downloads start early: five requests).
   local extras="description,license,date_upload,date_taken,owner_name,tags,o_dims,views,media,path_alias"
   extras+=",url_q,url_m,url_n,url_z,url_l,url_h,url_k,url_o"
   cat >"$WORK/curl-save.sh" <<'SH'
@@ -580,7 +581,7 @@ SH
   measure "photos re-run" --runs "$FAST_RUNS" --warmup 1 "${stats[@]}" --note "section=save" -- \
     "$PHOTOS" save --provider flickr --query many --size large --format json --to "$done" --limit "$count"
 
-  # Memory whatever the count: saving 100 and 1000 (two pages of 500), cold.
+  # Memory whatever the count: saving 100 and 1000, cold.
   measure "photos 100" "${stats[@]}" --fresh-dir "$out" --expect-files 100 --note "section=save;rss" -- \
     "${cold[@]}" "${save[@]}" --limit 100
   measure "photos 1000" "${stats[@]}" --fresh-dir "$out" --expect-files 1000 --note "section=save;rss" -- \
@@ -603,11 +604,11 @@ header = (f"{'run':<15} {'median ms':>10} {'min..max ms':>15} {'conns':>6} {'req
 print(header)
 print("-" * len(header))
 notes = {
-    "photos": "search to the last byte, one process",
+    "photos": "search (pages of 100) to the last byte, one process",
     "curl": f"the same listing request, jq, then --parallel --parallel-max {streams}",
     "photos re-run": "the same save again: listing cached, every file there",
     "photos 100": "cold save of 100",
-    "photos 1000": "cold save of 1000 (two pages)",
+    "photos 1000": "cold save of 1000",
 }
 for name in ("photos", "curl", "photos re-run", "photos 100", "photos 1000"):
     if name not in rows:

@@ -26,7 +26,7 @@ extension PhotosCommand {
                 one safe file name (no /, no .., no control characters, at most 255 bytes). \
                 Two photos that would get the same name get NAME-2.EXT, NAME-3.EXT... in the \
                 order of the input. Fields:
-                \(NameTemplate.Field.allCases.map { "  {\($0.rawValue)}  \($0.summary)" }.joined(separator: "\n"))
+                \(NameTemplate.Field.allCases.map { "  " + "{\($0.rawValue)}".padding(toLength: 11, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
 
                 --metadata writes NAME.json beside each file: the photo as show --format json \
                 prints it (what the listing knew, or the detail for photos given by id).
@@ -38,11 +38,14 @@ extension PhotosCommand {
                 Examples:
                   photos save flickr:53624890009 placeholder:17
                   photos save --provider flickr --query dogs --limit 200 --to ~/Pictures/dogs
-                  photos save --provider flickr --query dogs --all --size large --name "{owner}/{date} {title}.{ext}"
-                  photos list --provider flickr --query cats --format jsonl | photos save - --to cats
+                  photos save --provider flickr -q dogs --all --name "{owner}/{title}.{ext}"
+                  photos save --provider flickr -q dogs --limit 50 --size large --metadata
+                  photos list --provider flickr -q cats --format jsonl | photos save -
                   photos save --provider placeholder --album 3 --metadata --format json
                 """
         )
+
+        static let walkingPageSize = 100
 
         @Argument(help: ArgumentHelp("Photos as provider:id, or - to read ids or `photos list --format jsonl` lines from stdin.", valueName: "id"))
         var ids: [String] = []
@@ -53,7 +56,7 @@ extension PhotosCommand {
         @Option(help: ArgumentHelp("Which size: original (the largest offered), large (about 1024 px), medium (640) or small (320).", valueName: "size"))
         var size: ImageSizeChoice = .original
 
-        @Option(help: ArgumentHelp("Path of each file below --to, with fields (see above). Default: {provider}/{id}.{ext}", valueName: "template"))
+        @Option(help: ArgumentHelp("Path of each file below --to, with fields (see above).", valueName: "template"))
         var name: String = NameTemplate.defaultTemplate
 
         @Flag(help: "Write NAME.json beside each file: the photo's details as show --format json prints them.")
@@ -74,7 +77,7 @@ extension PhotosCommand {
         @Option(help: ArgumentHelp("Page of the listing to start at (1 is the first).", valueName: "n"))
         var page: Int = 1
 
-        @Option(name: .long, help: ArgumentHelp("Photos per page of the listing (default: --limit, else 30; Flickr allows up to 500).", valueName: "n"))
+        @Option(name: .long, help: ArgumentHelp("Photos per page of the listing (default 100 when walking pages with --limit or --all, else 30; Flickr allows up to 500).", valueName: "n"))
         var perPage: Int?
 
         @Option(help: ArgumentHelp("Save at most this many photos per provider, walking pages as needed. Example: --limit 200", valueName: "n"))
@@ -117,8 +120,11 @@ extension PhotosCommand {
             } else if !ids.isEmpty {
                 source = .ids(ids)
             } else {
+                // Walking pages of at most 100: the first downloads start after a short page, and
+                // memory does not grow with the count (list's default of one page of 30 otherwise).
+                let pageSize = perPage ?? (limit != nil || all ? min(limit ?? Self.walkingPageSize, Self.walkingPageSize) : nil)
                 source = .listing(ListingRequest(
-                    providers: provider, text: query, filters: filterOptions.pairs(album: album), page: page, perPage: perPage,
+                    providers: provider, text: query, filters: filterOptions.pairs(album: album), page: page, perPage: pageSize,
                     limit: limit, walkAll: all, thumbnails: false, format: .table))
             }
             let request = SaveRequest(
