@@ -1,3 +1,4 @@
+import CommonsProvider
 import FlickrProvider
 import PhotosCore
 import PlaceholderProvider
@@ -9,5 +10,6 @@ extension ProviderRegistry {
     public static let standard = ProviderRegistry([
         FlickrProvider.self,
         PlaceholderProvider.self,
+        CommonsProvider.self,
     ])
 }
