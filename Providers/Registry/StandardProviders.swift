@@ -1,5 +1,6 @@
 import CommonsProvider
 import FlickrProvider
+import OpenverseProvider
 import PhotosCore
 import PlaceholderProvider
 
@@ -11,5 +12,6 @@ extension ProviderRegistry {
         FlickrProvider.self,
         PlaceholderProvider.self,
         CommonsProvider.self,
+        OpenverseProvider.self,
     ])
 }
