@@ -6,7 +6,7 @@ import PackageDescription
 /// one, its unit tests in Providers/<Name>/Tests (the target `<Name>ProviderTests`). Adding a
 /// provider is its name here, its folder, its Fixtures/<name>/, and one line in
 /// Providers/Registry/StandardProviders.swift.
-let providers = ["Flickr", "Placeholder", "Commons", "Openverse"]
+let providers = ["Flickr", "Placeholder", "Commons", "Openverse", "NASA"]
 
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
 func hasTests(_ provider: String) -> Bool {

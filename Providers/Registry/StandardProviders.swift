@@ -1,5 +1,6 @@
 import CommonsProvider
 import FlickrProvider
+import NASAProvider
 import OpenverseProvider
 import PhotosCore
 import PlaceholderProvider
@@ -13,5 +14,6 @@ extension ProviderRegistry {
         PlaceholderProvider.self,
         CommonsProvider.self,
         OpenverseProvider.self,
+        NASAProvider.self,
     ])
 }
