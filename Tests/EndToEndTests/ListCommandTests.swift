@@ -198,6 +198,18 @@ import Testing
         }
     }
 
+    @Test func idsInATableAreWholeSoTheyCanBeCopied() async throws {
+        try await withServer { _, photos in
+            let table = try await photos.run(["list", "--provider", "openverse", "--query", "dogs", "--no-thumbnails"])
+            #expect(table.status == 0, "\(table.stderr)")
+            let ids = table.stdout.split(separator: "\n").dropFirst().compactMap { $0.split(separator: " ").first.map(String.init) }
+            #expect(!ids.isEmpty)
+            #expect(ids.allSatisfy { $0.count == "openverse:".count + 36 && !$0.hasSuffix("…") }, "\(ids)")
+            let shown = try await photos.run(["show", try #require(ids.first), "--format", "json"])
+            #expect(shown.status == 0, "\(shown.stderr)")
+        }
+    }
+
     @Test func aDeadImageHostFailsOnceWithOneWarning() async throws {
         try await withServer { _, photos in
             // Without PHOTOS_FLICKR_STATIC one photo's thumbnail points at the real image host,
