@@ -47,6 +47,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // MARK: C edge
@@ -83,6 +84,7 @@ let package = Package(
             dependencies: [
                 "PhotosCore", "PhotosTransport", "PhotosTerminal", "PhotosCache", "PhotosImaging", "PhotosProviders",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
         .executableTarget(name: "photos", dependencies: ["PhotosCLI"]),

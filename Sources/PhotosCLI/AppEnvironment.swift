@@ -53,7 +53,7 @@ struct AppEnvironment {
         let path = ConfigFile.location(environment: environment)
         let config: ConfigFile
         do {
-            config = try ConfigFile.load(path: path)
+            config = try ConfigFile.load(path: path, schema: ConfigSchema(registry: registry))
         } catch let error as ConfigFile.ParseError {
             throw PhotosError.usage("config file \(error.description)")
         }

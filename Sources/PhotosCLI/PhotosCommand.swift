@@ -19,6 +19,8 @@ public struct PhotosCommand: AsyncParsableCommand {
               photos show flickr:53624890009 --open
               photos providers
               photos cache stats
+              photos config show                           # every setting and where it comes from
+              photos --version --verbose                   # also libcurl's version, HTTP/2 and TLS library
 
             Settings (environment, or the config file $XDG_CONFIG_HOME/photos/config.toml, \
             PHOTOS_CONFIG): \(ProviderHelp.settings), NO_COLOR.
@@ -29,7 +31,7 @@ public struct PhotosCommand: AsyncParsableCommand {
             interrupted (Ctrl-C), 143 terminated (SIGTERM), 129 hung up (SIGHUP).
             """,
         version: PhotosVersion.current,
-        subcommands: [List.self, Show.self, Providers.self, Cache.self]
+        subcommands: [List.self, Show.self, Providers.self, Cache.self, Config.self]
     )
 
     public init() {}
