@@ -128,7 +128,7 @@ let package = Package(
                 "FixtureServerKit", "PhotosTestSupport", "PhotosProviders", "PhotosCore", "PhotosCache", "photos",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
-        .testTarget(name: "PhotosCLITests", dependencies: ["PhotosCLI", "PhotosCache", "PhotosProviders"]),
+        .testTarget(name: "PhotosCLITests", dependencies: ["PhotosCLI", "PhotosCache", "PhotosCore", "PhotosProviders"]),
         .testTarget(
             name: "PhotosCacheTests",
             dependencies: [

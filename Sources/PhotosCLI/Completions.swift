@@ -59,6 +59,7 @@ enum Completions {
     /// would reach the generated function as three words. The wrapper joins words that touch a
     /// colon, runs the generated `_photos` on them, and trims from each answer the part before
     /// the last colon, which bash keeps (as bash-completion's `__ltrim_colon_completions` does).
+    /// It also turns off `-o filenames` for ids, which would insert `flickr\:53624890009`.
     static let bashColonWrapper = #"""
 
         # photos ids look like provider:id; bash splits words at ':', so join them again first.
@@ -91,6 +92,10 @@ enum Completions {
             if [[ "${current}" == *:* ]]; then
                 local colon_prefix="${current%"${current##*:}"}"
                 COMPREPLY=("${COMPREPLY[@]#"${colon_prefix}"}")
+            fi
+            # Ids are not file names: inserted as they are, not as provider\:id.
+            if [[ "${current}" == *:* || "${COMPREPLY[*]}" == *:* ]]; then
+                compopt +o filenames 2>/dev/null
             fi
         }
 

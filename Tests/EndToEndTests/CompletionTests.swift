@@ -44,50 +44,61 @@ import Testing
             environment["TERM"] = "xterm"
             environment["LANG"] = "C.UTF-8"
             let tmuxArguments = ["-S", socket, "-f", "/dev/null"]
-            let started = try runTool(
+            let started = try spawnDaemonAndWait(
                 tmux, tmuxArguments + ["new-session", "-d", "-x", "150", "-y", "20", "-s", "completion", "\(bash) --norc --noprofile"],
                 environment: environment)
-            try #require(started.status == 0, "tmux: \(started.stderr)")
-            defer { _ = try? runTool(tmux, tmuxArguments + ["kill-session", "-t", "completion"], environment: environment) }
+            try #require(started == 0, "tmux new-session failed")
+            // kill-session, not kill-server (see TmuxGridTests); the server exits with its last session.
+            defer { _ = try? spawnDaemonAndWait(tmux, tmuxArguments + ["kill-session", "-t", "completion"], environment: environment) }
 
             func type(_ keys: String...) throws {
-                _ = try runTool(tmux, tmuxArguments + ["send-keys", "-t", "completion"] + keys, environment: environment)
+                _ = try spawnDaemonAndWait(tmux, tmuxArguments + ["send-keys", "-t", "completion"] + keys, environment: environment)
             }
-            /// Waits until the pane's last non-empty lines contain `text`.
-            func screen(containing text: String) async throws -> String {
-                var capture = ""
+            /// The pane's non-empty lines once the last one satisfies `done` (or after 15 s).
+            func lines(until done: (String) -> Bool) async throws -> [String] {
+                var lines: [String] = []
                 let deadline = Date().addingTimeInterval(15)
                 while Date() < deadline {
-                    capture = try runTool(tmux, tmuxArguments + ["capture-pane", "-p", "-t", "completion"], environment: environment).stdout
-                    if capture.contains(text) { return capture }
+                    let capture = try runTool(tmux, tmuxArguments + ["capture-pane", "-p", "-t", "completion"], environment: environment).stdout
+                    lines = capture.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                    if let last = lines.last, done(last) { return lines }
                     try await Task.sleep(for: .milliseconds(50))
                 }
-                return capture
+                return lines
+            }
+            /// Types `text`, then Tab `tabs` times, then a marker, and returns the pane's lines
+            /// once the marker shows; the line is then discarded (never run).
+            func complete(_ text: String, tabs: Int) async throws -> [String] {
+                try type(text)
+                for _ in 0..<tabs { try type("Tab") }
+                try type("#end")
+                let result = try await lines { $0.hasSuffix("#end") }
+                try type("C-u")
+                _ = try await lines { $0 == "$" }
+                return result
             }
 
             try type("PS1='$ '; source '\(script.path)'; echo sourced", "Enter")
-            _ = try await screen(containing: "\nsourced")
-            try type("clear", "Enter")
+            _ = try await lines { $0 == "$" }
 
-            try type("photos list --provider pl", "Tab")
-            var capture = try await screen(containing: "--provider placeholder")
-            #expect(capture.contains("$ photos list --provider placeholder"), "\(capture)")
+            var screen = try await complete("photos list --provider pl", tabs: 1)
+            #expect(screen.last == "$ photos list --provider placeholder #end", "\(screen)")
 
-            try type("C-u", "clear", "Enter")
-            try type("photos list --provider ", "Tab", "Tab")
-            capture = try await screen(containing: "all")
-            #expect(capture.contains("flickr") && capture.contains("placeholder") && capture.contains("all"), "\(capture)")
+            screen = try await complete("photos list --provider ", tabs: 2)
+            let providers = screen.dropLast().last ?? ""
+            #expect(providers.split(separator: " ").map(String.init) == ["all", "flickr", "placeholder"], "\(screen)")
 
-            try type("C-u", "clear", "Enter")
-            try type("photos show placeholder:", "Tab", "Tab")
-            capture = try await screen(containing: "3")
-            let candidates = capture.split(separator: "\n").first { $0.contains("1") && $0.contains("2") && $0.contains("3") && !$0.contains("$") }
-            #expect(candidates != nil, "the cached ids 1, 2 and 3 are offered after placeholder: \(capture)")
+            screen = try await complete("photos show placeholder:", tabs: 2)
+            let ids = screen.dropLast().last ?? ""
+            #expect(ids.split(separator: " ").map(String.init) == ["1", "2", "3"], "the cached ids, after placeholder: \(screen)")
 
-            try type("C-u", "clear", "Enter")
-            try type("photos show placeholder:2", "Tab")
-            capture = try await screen(containing: "placeholder:2 ")
-            #expect(capture.contains("$ photos show placeholder:2 "), "a single id completes in full: \(capture)")
+            screen = try await complete("photos show placeholder:2", tabs: 1)
+            #expect(screen.last == "$ photos show placeholder:2 #end", "a single id completes in full: \(screen)")
+
+            // The first Tab inserts what every cached id starts with, unescaped; the second lists them.
+            screen = try await complete("photos show ", tabs: 2)
+            #expect(screen.last == "$ photos show placeholder:#end", "\(screen)")
+            #expect(screen.dropLast().last?.split(separator: " ").map(String.init) == ["1", "2", "3"], "\(screen)")
         }
     }
 }

@@ -75,7 +75,7 @@ import Testing
         ("[flickr]\napi_key = \"abc\"\napikey = \"typo\"\n", 3, "apikey"),
         ("[cache]\n\nmax_size_mb = \"500\"\n", 3, "max_size_mb"),
         ("[defaults]\nprovider = \"flickr\"\n[nope]\nkey = 1\n", 4, "nope"),
-        ("[cache]\nmax_size_mb = 500\nrecent_searches = [1,\n", 4, ""),
+        ("[cache]\nmax_size_mb = 500\nrecent_searches = [1,\n", 3, ""),
         ("[flickr]\napi_key = bare words\n", 2, ""),
     ])
     func aBadConfigFileIsAnErrorNamingItsLine(text: String, line: Int, key: String) async throws {
@@ -87,7 +87,7 @@ import Testing
             let run = try await photos.run(arguments, environment: ["PHOTOS_CONFIG": config.path])
             #expect(run.status == 64, "\(arguments): \(run.stderr)")
             #expect(run.stderr.contains("\(config.path):\(line):"), "\(run.stderr)")
-            #expect(run.stderr.contains(key))
+            if !key.isEmpty { #expect(run.stderr.contains(key)) }
             #expect(run.stdout.isEmpty)
         }
     }
