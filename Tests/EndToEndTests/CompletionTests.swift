@@ -15,13 +15,9 @@ import Testing
             try #require(listed.status == 0, "\(listed.stderr)")
             // No server needed from here: the endpoints point nowhere.
             let offline: [String: String?] = ["PHOTOS_PLACEHOLDER_API": "https://127.0.0.1:9", "SAP_SHELL": "bash"]
-            let started = Date()
             let run = try await photos.run(["---completion", "show", "--", "positional@0", "2", "12", "photos", "show", "placeholder:"], environment: offline)
-            let elapsed = Date().timeIntervalSince(started)
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stdout.split(separator: "\n").map(String.init) == (1...5).map { "placeholder:\($0)" })
-            // Generous: well under 50 ms on an idle machine; CI's two cores are busy with other tests.
-            #expect(elapsed < 2, "took \(elapsed) s")
 
             let zsh = try await photos.run(["---completion", "show", "--", "positional@0", "2", "13", "photos", "show", "placeholder:1"], environment: ["SAP_SHELL": "zsh"])
             #expect(zsh.stdout.hasPrefix("placeholder\\:1:"), "zsh reads id:description, the id's colon escaped: \(zsh.stdout)")
