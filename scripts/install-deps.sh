@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages photos builds, runs and tests with (tmux: the grid and completion
-# tests; man-db: the man page test), only
-# those missing; quiet when everything is already there.
+# tests; man-db: the man page test), only those missing; quiet when everything is already there.
 # Usage: scripts/install-deps.sh [extra packages...]
 set -euo pipefail
 
