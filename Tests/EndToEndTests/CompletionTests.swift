@@ -1,5 +1,7 @@
 import FixtureServerKit
 import Foundation
+import PhotosCore
+import PhotosProviders
 import PhotosTestSupport
 import Testing
 
@@ -82,7 +84,7 @@ import Testing
 
             screen = try await complete("photos list --provider ", tabs: 2)
             let providers = screen.dropLast().last ?? ""
-            #expect(providers.split(separator: " ").map(String.init) == ["all", "flickr", "placeholder"], "\(screen)")
+            #expect(providers.split(separator: " ").map(String.init) == (ProviderRegistry.standard.names + ["all"]).sorted(), "\(screen)")
 
             screen = try await complete("photos show placeholder:", tabs: 2)
             let ids = screen.dropLast().last ?? ""

@@ -50,8 +50,8 @@ enum ConfigTemplate {
             throw PhotosError.usage("cannot create \(path): \(String(cString: strerror(reason)))")
         }
         defer { close(descriptor) }
-        guard Output.writeAll(text(schema: schema), to: descriptor) else {
-            throw PhotosError.usage("cannot write \(path): \(String(cString: strerror(errno)))")
+        if let failure = Output.writeAll(text(schema: schema), to: descriptor) {
+            throw PhotosError.usage("cannot write \(path): \(String(cString: strerror(failure)))")
         }
     }
 }

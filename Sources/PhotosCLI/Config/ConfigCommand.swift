@@ -41,14 +41,13 @@ extension PhotosCommand {
 
             func run() async throws {
                 let format = format
-                try await CommandRuntime.run {
-                    let environment = try AppEnvironment.load()
+                try await CommandRuntime.run { environment in
                     let report = ConfigReport(environment: environment)
                     switch format {
-                    case .json: Output.write(try JSONOutput.encode(report, pretty: true) + "\n")
+                    case .json: try Output.write(try JSONOutput.encode(report, pretty: true) + "\n")
                     case .table:
                         // Paths and URLs are not cut short for a pipe or a file.
-                        Output.write(report.table(width: environment.stdoutIsTerminal ? environment.terminalWidth : 1000))
+                        try Output.write(report.table(width: environment.stdoutIsTerminal ? environment.terminalWidth : 1000))
                     }
                 }
             }
@@ -61,7 +60,7 @@ extension PhotosCommand {
 
             func run() async throws {
                 try await CommandRuntime.run {
-                    Output.write(ConfigFile.location(environment: ProcessInfo.processInfo.environment) + "\n")
+                    try Output.write(ConfigFile.location(environment: ProcessInfo.processInfo.environment) + "\n")
                 }
             }
         }

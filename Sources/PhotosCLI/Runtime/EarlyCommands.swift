@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import PhotosCore
 import PhotosTransport
 
@@ -10,10 +13,10 @@ public enum EarlyCommands {
     public static func handle(_ arguments: [String]) -> Bool {
         switch arguments {
         case ["--version", "--verbose"], ["--verbose", "--version"], ["--version", "-v"], ["-v", "--version"]:
-            Output.write(VersionReport.text(verbose: true))
+            Output.writeAll(VersionReport.text(verbose: true), to: STDOUT_FILENO)
             return true
         case ["--generate-completion-script", "bash"], ["--generate-completion-script=bash"]:
-            Output.write(Completions.bashScript())
+            Output.writeAll(Completions.bashScript(), to: STDOUT_FILENO)
             return true
         default:
             return false
