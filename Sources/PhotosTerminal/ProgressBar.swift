@@ -4,6 +4,7 @@ import Synchronization
 /// A one-line progress bar on stderr, drawn only on a terminal and at most 20 times a second.
 public final class ProgressBar: Sendable {
     private struct State {
+        var total = 0
         var done = 0
         var failed = 0
         var lastDraw = ContinuousClock.now - .seconds(1)
@@ -11,16 +12,20 @@ public final class ProgressBar: Sendable {
     }
 
     private let label: String
-    private let total: Int
     private let enabled: Bool
     private let write: @Sendable (String) -> Void
     private let state = Mutex(State())
 
     public init(label: String, total: Int, enabled: Bool, write: @escaping @Sendable (String) -> Void) {
         self.label = TerminalText.sanitize(label)
-        self.total = max(total, 0)
-        self.enabled = enabled && total > 0
+        self.enabled = enabled
         self.write = write
+        state.withLock { $0.total = max(total, 0) }
+    }
+
+    /// Counts `count` more steps to come (work that joins while the bar is shown).
+    public func add(_ count: Int) {
+        state.withLock { $0.total += max(count, 0) }
     }
 
     public func advance(failed: Bool = false) {
@@ -29,10 +34,10 @@ public final class ProgressBar: Sendable {
             state.done += 1
             if failed { state.failed += 1 }
             let now = ContinuousClock.now
-            guard now - state.lastDraw >= .milliseconds(50) || state.done == total else { return nil }
+            guard now - state.lastDraw >= .milliseconds(50) || state.done == state.total else { return nil }
             state.lastDraw = now
             state.visible = true
-            return render(done: state.done, failed: state.failed)
+            return render(done: state.done, failed: state.failed, total: state.total)
         }
         if let text { write("\r\u{1B}[2K" + text) }
     }
@@ -45,6 +50,10 @@ public final class ProgressBar: Sendable {
     }
 
     func render(done: Int, failed: Int) -> String {
+        render(done: done, failed: failed, total: state.withLock { $0.total })
+    }
+
+    private func render(done: Int, failed: Int, total: Int) -> String {
         let width = 24
         let filled = total == 0 ? width : min(width, done * width / total)
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
