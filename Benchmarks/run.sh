@@ -26,7 +26,7 @@ SWIFT=${SWIFT:-swift}
 RUNS=${RUNS:-5}
 FAST_RUNS=$((RUNS * 4))
 BENCH=${BENCH:-all}
-SECTIONS=(transport list cache grid save)
+SECTIONS=(transport list cache grid providers save)
 PRODUCTS=(photos photos-fixture-server photos-grid-sample)
 
 RESULTS="$BENCH_DIR/results"
@@ -127,7 +127,8 @@ build() {
 # start_server LATENCY_MS: starts a fixture server, sets SERVER_URL and SERVER_CA.
 start_server() {
   local ready="$WORK/server-$1-$BASHPID.json" errors="$WORK/server-$1-$BASHPID.log"
-  "$FIXTURE_SERVER" --port 0 --fixtures "$ROOT/Fixtures" --latency-ms "$1" >"$ready" 2>"$errors" &
+  SERVER_ENV="$WORK/server-$1-$BASHPID.env"
+  "$FIXTURE_SERVER" --port 0 --fixtures "$ROOT/Fixtures" --latency-ms "$1" --env-file "$SERVER_ENV" >"$ready" 2>"$errors" &
   local pid=$!
   SERVER_PIDS+=("$pid")
   for _ in $(seq 1 300); do
@@ -648,6 +649,45 @@ PY
 # run_section NAME: runs bench_NAME in a subshell that stops its own servers (and removes the
 # test CA) however it ends; records the section as not run when it fails.
 NOT_RUN=()
+# Issue 8. Every keyless provider side by side: `--provider all` must cost about what its slowest
+# provider costs alone (they share one transport, each host its own connection).
+bench_providers() {
+  local latency=50 per_page=20
+  log "== providers: cold photos list --query dogs --per-page $per_page, ${latency} ms latency"
+  start_server "$latency"
+  set -a
+  # shellcheck disable=SC1090
+  . "$SERVER_ENV"
+  set +a
+  export PHOTOS_CACHE_DIR="$WORK/providers-cache"
+  local cold=(--runs "$FAST_RUNS" --stats-url "$SERVER_URL" --ca-file "$SERVER_CA" --fresh-dir "$PHOTOS_CACHE_DIR" --note "section=providers")
+  local name
+  for name in commons openverse nasa flickr all; do
+    measure "$name" "${cold[@]}" -- "$PHOTOS" list --provider "$name" --query dogs --per-page "$per_page" --format json
+  done
+
+  report "$latency" "$per_page" <<'PY'
+latency, per_page = int(sys.argv[1]), int(sys.argv[2])
+rows = rows("providers")
+print(f"== providers (issue 8): cold `photos list --provider P --query dogs --per-page {per_page} --format json` "
+      f"with thumbnails, empty cache each run, {latency} ms server latency, median of {rows['all']['runs']} runs")
+print()
+header = f"{'provider':<10} {'median ms':>10} {'min..max ms':>15} {'conns':>6} {'requests':>9} {'CPU ms':>7} {'peak RSS MB':>12}"
+print(header)
+print("-" * len(header))
+for name in ("commons", "openverse", "nasa", "flickr", "all"):
+    row = rows[name]
+    print(f"{name:<10} {row['median_wall_ms']:>10.0f} {row['min_wall_ms']:>7.0f}..{row['max_wall_ms']:<7.0f} "
+          f"{row['connections']!s:>6} {row['requests']!s:>9} {row['median_cpu_ms']:>7.0f} {row['peak_rss_mb']:>12.1f}{failed(row)}")
+slowest = max(("commons", "openverse", "nasa", "flickr"), key=lambda n: rows[n]["median_wall_ms"])
+ratio = rows["all"]["median_wall_ms"] / rows[slowest]["median_wall_ms"]
+print()
+print(f"all / slowest alone ({slowest}): {ratio:.2f} ({mark(ratio <= 1.3)}: <=1.3)")
+goal(8, f"--provider all / slowest single provider ({slowest}) <= 1.3", f"{ratio:.2f}", ratio <= 1.3 and rows["all"]["ok"])
+print()
+PY
+}
+
 run_section() {
   local name=$1 status=0
   set +e

@@ -73,16 +73,23 @@ public struct PlaceholderProvider: RegisteredProvider {
         }
         guard response.isSuccess else { throw Self.httpStatus(response.status) }
         let records: [PlaceholderRecord]
+        let extra: Int
         do {
-            records = try JSONDecoder().decode(PlaceholderRecords.self, from: response.body).records
+            let decoder = JSONDecoder()
+            decoder.userInfo[PlaceholderRecords.limitKey] = limit
+            let decoded = try decoder.decode(PlaceholderRecords.self, from: response.body)
+            records = decoded.records
+            extra = decoded.extra
         } catch {
             throw PhotosError.badData(provider: Self.name, detail: "the /photos response is not a JSON array of photos")
         }
         let photos = records.compactMap(photo(from:))
         let total = response.headers["X-Total-Count"].flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         let hasMore = total.map { page.multipliedSaturating(by: limit) < $0 } ?? (records.count == limit)
+        var listed = PhotoPage(page: page, perPage: limit, total: total, hasMore: hasMore, photos: photos, skippedRecords: records.count - photos.count)
+        listed.extraRecords = extra
         return .modified(
-            PhotoPage(page: page, perPage: limit, total: total, hasMore: hasMore, photos: photos, skippedRecords: records.count - photos.count),
+            listed,
             HTTPValidators(headers: response.headers))
     }
 

@@ -56,11 +56,23 @@ public struct FixtureRequest: Sendable {
             queryPart = pathPart[pathPart.index(after: questionMark)...]
             pathPart = pathPart[..<questionMark]
         }
+        // `/__faults/status=503&retry_after=1/rest...`: faults for every request under an
+        // endpoint, so that a client that builds its own query strings (any provider) can be
+        // pointed at a failing server: `PHOTOS_PLACEHOLDER_API=$URL/__faults/reset_after=100`.
+        var faults: [(String, String)] = []
+        var target = target
+        if pathPart.hasPrefix("/__faults/") {
+            let rest = pathPart.dropFirst("/__faults/".count)
+            let end = rest.firstIndex(of: "/") ?? rest.endIndex
+            faults = Self.parseQuery(rest[..<end])
+            pathPart = end == rest.endIndex ? "/" : rest[end...]
+            target = String(pathPart) + (queryPart.isEmpty ? "" : "?" + queryPart)
+        }
         let decodedPath = String(pathPart).removingPercentEncoding ?? String(pathPart)
         self.init(
             method: method,
             path: decodedPath.isEmpty ? "/" : decodedPath,
-            query: Self.parseQuery(queryPart),
+            query: Self.parseQuery(queryPart) + faults,
             headers: headers,
             target: target
         )

@@ -118,6 +118,8 @@ final class FixtureServerCore: Sendable {
             plan.body = .generated(huge)
             plan.contentLength = huge
             plan.sendLimit = huge
+        } else if faults.gzipBomb {
+            plan = ResponsePlan(gzipBomb(), latencyMilliseconds: latency)
         } else {
             plan = ResponsePlan(route(request), latencyMilliseconds: latency)
         }
@@ -215,6 +217,14 @@ final class FixtureServerCore: Sendable {
     // MARK: Routing
 
     /// Registered handlers first, then `/thumbs/<N>.jpg`, then files under the fixtures directory.
+    /// Fixtures/faults/gzip-bomb.json.gz as a gzip-encoded JSON body: 66 KB sent, 64 MiB decoded.
+    private func gzipBomb() -> FixtureResponse {
+        let file = configuration.fixturesDirectory.appendingPathComponent("faults/gzip-bomb.json.gz")
+        guard let bytes = try? Data(contentsOf: file) else { return .error("faults/gzip-bomb.json.gz is missing", status: 500) }
+        return FixtureResponse(
+            status: 200, headers: [("content-type", "application/json"), ("content-encoding", "gzip")], body: Array(bytes))
+    }
+
     func route(_ request: FixtureRequest) -> FixtureResponse {
         let handlers = routes.withLock { $0 }
         for handler in handlers {

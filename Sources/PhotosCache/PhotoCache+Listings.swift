@@ -57,7 +57,13 @@ extension PhotoCache {
     ///   the user must fix: authentication, usage), and `CancellationError`.
     public func listing(_ query: ListQuery, from provider: any PhotoProvider, mode: ListingMode) async throws -> CachedPage {
         let key = ListingKey(provider: provider.name, query: query)
-        let stored = try? storedListing(key)
+        let stored: StoredListing?
+        do {
+            stored = try storedListing(key)
+        } catch {
+            reportFailure("read a listing", error)
+            stored = nil
+        }
         let time = now
         if let stored {
             let age = max(0, time.timeIntervalSince(stored.fetchedAt))
@@ -85,11 +91,19 @@ extension PhotoCache {
             guard let stored else {
                 throw PhotosError.badData(provider: provider.name, detail: "answered 304 Not Modified to a request photos did not make conditional")
             }
-            try? markRevalidated(stored.id, validators: fresh.isEmpty ? stored.validators : fresh)
+            do {
+                try markRevalidated(stored.id, validators: fresh.isEmpty ? stored.validators : fresh)
+            } catch {
+                reportFailure("record a revalidated listing", error)
+            }
             noteListingHit(stored.id)
             return CachedPage(page: stored.page, origin: .revalidated, age: 0)
         case .modified(let page, let fresh):
-            try? store(page, key: key, validators: fresh)
+            do {
+                try store(page, key: key, validators: fresh)
+            } catch {
+                reportFailure("store a listing", error)
+            }
             run.withLock {
                 $0.listingMisses += 1
                 $0.wrote = true

@@ -114,6 +114,8 @@ public struct PhotoPage: Sendable, Equatable, Codable {
     /// Records in the response that were not photos photos can show (null, malformed, a bad
     /// id), so the listing can say how many it left out. Not stored in the cache.
     public var skippedRecords: Int
+    /// Records beyond the page size that the provider did not decode. Not stored in the cache.
+    public var extraRecords = 0
 
     public init(page: Int, perPage: Int, total: Int?, hasMore: Bool, photos: [Photo], skippedRecords: Int = 0) {
         self.page = page

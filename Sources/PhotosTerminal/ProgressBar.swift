@@ -4,9 +4,9 @@ import Synchronization
 /// A one-line progress bar on stderr, drawn only on a terminal and at most 20 times a second.
 public final class ProgressBar: Sendable {
     private struct State {
+        var total = 0
         var done = 0
         var failed = 0
-        var total: Int
         /// Shown after the counts (bytes, speed, time left).
         var detail = ""
         var lastDraw = ContinuousClock.now - .seconds(1)
@@ -16,14 +16,25 @@ public final class ProgressBar: Sendable {
     private let label: String
     private let enabled: Bool
     private let write: @Sendable (String) -> Void
-    private let state: Mutex<State>
+    private let state = Mutex(State())
 
-    /// - Parameter total: how many steps there are; 0 when not known yet (see ``update(total:)``).
+    /// - Parameter total: how many steps there are; 0 when not known yet (see ``add(_:)`` and
+    ///   ``update(total:)``).
     public init(label: String, total: Int, enabled: Bool, write: @escaping @Sendable (String) -> Void) {
         self.label = TerminalText.sanitize(label)
         self.enabled = enabled
         self.write = write
-        state = Mutex(State(total: max(total, 0)))
+        state.withLock { $0.total = max(total, 0) }
+    }
+
+    /// Counts `count` more steps to come (work that joins while the bar is shown).
+    public func add(_ count: Int) {
+        state.withLock { $0.total += max(count, 0) }
+    }
+
+    /// Sets how many steps there are, once it is known or when it changes.
+    public func update(total: Int) {
+        state.withLock { $0.total = max(total, 0) }
     }
 
     /// One more step done; `detail` (sanitised) replaces the text after the counts when given.
@@ -33,15 +44,13 @@ public final class ProgressBar: Sendable {
             state.done += 1
             if failed { state.failed += 1 }
             if let detail { state.detail = TerminalText.sanitize(detail) }
-            return drawIfDue(&state, force: state.done == state.total)
+            let now = ContinuousClock.now
+            guard now - state.lastDraw >= .milliseconds(50) || state.done == state.total else { return nil }
+            state.lastDraw = now
+            state.visible = true
+            return render(done: state.done, failed: state.failed, total: state.total, detail: state.detail)
         }
         if let text { write("\r\u{1B}[2K" + text) }
-    }
-
-    /// Sets how many steps there are, once it is known or when it grows.
-    public func update(total: Int) {
-        guard enabled else { return }
-        state.withLock { $0.total = max(total, 0) }
     }
 
     /// Clears the bar.
@@ -51,12 +60,8 @@ public final class ProgressBar: Sendable {
         if visible { write("\r\u{1B}[2K") }
     }
 
-    private func drawIfDue(_ state: inout State, force: Bool) -> String? {
-        let now = ContinuousClock.now
-        guard now - state.lastDraw >= .milliseconds(50) || force else { return nil }
-        state.lastDraw = now
-        state.visible = true
-        return render(done: state.done, failed: state.failed, total: state.total, detail: state.detail)
+    func render(done: Int, failed: Int) -> String {
+        render(done: done, failed: failed, total: state.withLock { $0.total })
     }
 
     func render(done: Int, failed: Int, total: Int, detail: String = "") -> String {

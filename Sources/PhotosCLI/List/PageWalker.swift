@@ -80,6 +80,7 @@ struct PageWalker: Sendable {
                 return nil
             }
             var photos = result.photos
+            listing.oversized += max(0, result.extraRecords)
             if photos.count > perPage {
                 listing.oversized += photos.count - perPage
                 photos.removeLast(photos.count - perPage)
