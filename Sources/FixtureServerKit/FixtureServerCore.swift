@@ -161,8 +161,9 @@ final class FixtureServerCore: Sendable {
         if let after = faults.resetAfter {
             plan.sendLimit = min(after, plan.body.count)
             plan.ending = .reset
-        } else if let after = faults.stallAfter {
-            plan.sendLimit = min(after, plan.body.count)
+        } else if let after = faults.stallAfter, after < plan.body.count {
+            // A body no longer than BYTES (the rest of a resumed range, say) ends normally.
+            plan.sendLimit = after
             plan.ending = .stall
         }
         plan.bytesPerSecond = faults.slowBytesPerSecond
