@@ -286,7 +286,8 @@ struct SaveFullDiskTests {
             let whole = try Data(contentsOf: SaveCommandTests.large)
             let files = SaveCommandTests.files(under: mountPoint)
             let finals = files.filter { !$0.hasSuffix(".part") }
-            #expect(!finals.isEmpty && finals.count < 100, "some fit before the disk was full: \(files.count) files")
+            // How many fit depends on how the parallel downloads interleave: maybe none.
+            #expect(finals.count < 100, "the disk was full before the end: \(files.count) files")
             for file in finals {
                 #expect(try Data(contentsOf: mountPoint.appendingPathComponent(file)) == whole, "\(file) is whole")
             }
