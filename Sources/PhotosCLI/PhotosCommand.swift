@@ -17,6 +17,7 @@ public struct PhotosCommand: AsyncParsableCommand {
               photos list --provider flickr --query dogs
               photos list --provider placeholder --refresh
               photos show flickr:53624890009 --open
+              photos browse --provider flickr --query dogs  # full screen, scroll for more
               photos providers
               photos cache stats
 
@@ -28,7 +29,7 @@ public struct PhotosCommand: AsyncParsableCommand {
             API key, 130 interrupted.
             """,
         version: PhotosVersion.current,
-        subcommands: [List.self, Show.self, Providers.self, Cache.self]
+        subcommands: [List.self, Show.self, Browse.self, Providers.self, Cache.self]
     )
 
     public init() {}
