@@ -52,7 +52,8 @@ struct BrowsePainter {
 
     private enum Screen: Equatable {
         case grid(topRow: Int)
-        case detail(DetailContent)
+        /// The detail view, and whether its picture was drawn.
+        case detail(DetailContent, pictureDrawn: Bool)
         case tooSmall
     }
 
@@ -87,7 +88,9 @@ struct BrowsePainter {
         if geometry.isTooSmall {
             screen = .tooSmall
         } else if case .detail = scene.model.mode, let detail = scene.detail {
-            screen = .detail(detail)
+            var ready = false
+            if let key = detail.picture, case .ready = pictures(key) { ready = true }
+            screen = .detail(detail, pictureDrawn: ready)
         } else {
             screen = .grid(topRow: scene.model.topRow)
         }
@@ -107,7 +110,7 @@ struct BrowsePainter {
         switch screen {
         case .tooSmall:
             if full { out += Self.move(row: 1, column: 1) + "\u{1B}[0m\u{1B}[2J" + TerminalText.truncate("window too small", width: geometry.width) }
-        case .detail(let detail):
+        case .detail(let detail, _):
             if full { out += drawDetail(detail, geometry: geometry, pictures: pictures) }
         case .grid:
             out += drawGrid(slots, scene: scene, full: full, pictures: pictures)

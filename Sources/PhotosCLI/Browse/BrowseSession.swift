@@ -297,14 +297,14 @@ final class BrowseSession: @unchecked Sendable {
     private func detailContent() -> DetailContent? {
         guard case .detail = model.mode, let state = detail else { return nil }
         let info = state.detail ?? PhotoDetail(photo: state.photo, tags: state.photo.tags)
-        let lines = Self.detailLines(info, file: state.file)
+        let lines = Self.detailLines(info)
         let box = BrowsePainter.detailBox(geometry: geometry, lines: lines.count)
         let picture = state.file.flatMap { box.rows > 0 && graphics.mode != .none ? PictureStore.Key(file: $0.path, box: box) : nil }
         return DetailContent(id: state.photo.id, lines: lines, picture: picture, note: state.note)
     }
 
     /// The details under the picture: title, owner, date, tags, licence, size, page.
-    static func detailLines(_ detail: PhotoDetail, file: URL?) -> [(String, String)] {
+    static func detailLines(_ detail: PhotoDetail) -> [(String, String)] {
         let photo = detail.photo
         var lines: [(String, String)] = [("Title", photo.title.isEmpty ? "(untitled)" : photo.title)]
         if let owner = photo.owner, !owner.isEmpty { lines.append(("Owner", owner)) }
@@ -314,13 +314,10 @@ final class BrowseSession: @unchecked Sendable {
         let tags = detail.tags.isEmpty ? photo.tags : detail.tags
         if !tags.isEmpty { lines.append(("Tags", tags.joined(separator: ", "))) }
         if let licence = detail.extra["license"] ?? detail.extra["licence"] { lines.append(("Licence", licence)) }
-        var size: [String] = []
         let largest = detail.sizes.max { $0.longestEdge < $1.longestEdge }
-        if let width = photo.width ?? largest?.width, let height = photo.height ?? largest?.height { size.append("\(width)×\(height)") }
-        if let file, let bytes = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? nil {
-            size.append(ByteText.format(Int64(bytes)) + " shown")
+        if let width = photo.width ?? largest?.width, let height = photo.height ?? largest?.height {
+            lines.append(("Size", "\(width)×\(height)"))
         }
-        if !size.isEmpty { lines.append(("Size", size.joined(separator: ", "))) }
         if let page = photo.pageURL { lines.append(("Page", page)) }
         lines.append(("ID", photo.id.description))
         return lines
@@ -360,7 +357,7 @@ final class BrowseSession: @unchecked Sendable {
             switch outcome.result {
             case .success(let listing):
                 lists.append(listing.photos)
-                if listing.hasMore { hasMore = true } else { ended.withLock { $0[generation, default: []].insert(outcome.name) } }
+                if listing.hasMore { hasMore = true } else { ended.withLock { _ = $0[generation, default: []].insert(outcome.name) } }
                 total = listing.total.flatMap { value in total.map { $0.addingSaturating(value) } }
                 source = Self.worse(source, Self.source(of: listing))
             case .failure(let error):
