@@ -12,6 +12,11 @@ public struct RenderedTile: Hashable, Sendable {
     /// Symbols: `cells.rows` lines joined by "\n", each `cells.columns` wide and ending with
     /// colours reset. Pixel modes: one escape sequence drawn from the cursor's cell.
     public var output: String
+
+    public init(cells: CellSize, output: String) {
+        self.cells = cells
+        self.output = output
+    }
 }
 
 /// An on-disk cache of rendered tiles, so an unchanged thumbnail is not decoded and rendered again.
