@@ -26,11 +26,11 @@ extension PhotosCommand {
                   arrows, h j k l     move the selection
                   PgDn/space, PgUp/b  a screen down or up
                   Home/g, End/G       the first or last photo loaded
-                  Enter               the photo, as large as the window allows, with its details
+                  Enter               the photo as large as fits, with its details
                   Esc, Backspace      back to the grid, at the same place
                   o                   open the full image in the viewer (PHOTOS_OPENER)
-                  s                   save the full image into the config's [save] dir (default: the current folder)
-                  /                   a new search, typed in the status line (Enter to search, Esc to cancel)
+                  s                   save the full image (config [save] dir, else here)
+                  /                   a new search, typed in the status line
                   r                   refresh: ask the network again
                   q                   quit (Ctrl-C too, with exit status 130)
 
