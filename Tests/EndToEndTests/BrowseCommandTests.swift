@@ -272,6 +272,43 @@ import Testing
         }
     }
 
+    @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
+    func openRunsTheViewerAndSaveCopiesTheFullImageIntoTheSaveFolder() async throws {
+        try await withServer { _, photos in
+            let opened = photos.home.appendingPathComponent("opened.txt")
+            let opener = photos.home.appendingPathComponent("viewer.sh")
+            try "#!/bin/sh\necho \"$1\" > '\(opened.path)'\n".write(to: opener, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
+            let saves = photos.home.appendingPathComponent("saved pictures")
+            let config = photos.home.appendingPathComponent("config.toml")
+            try "[save]\ndir = \"\(saves.path)\"\n".write(to: config, atomically: true, encoding: .utf8)
+
+            let browse = try Self.start(
+                photos, ["--provider", "placeholder", "--graphics", "symbols"], width: 160,
+                environment: ["PHOTOS_OPENER": opener.path, "PHOTOS_CONFIG": config.path])
+            defer { browse.pane.kill() }
+            try await browse.pane.waitForScreen("the first page", Self.firstPage)
+
+            try browse.pane.send("s")
+            let saved = try await browse.pane.waitFor("the saved file") { () -> String? in
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: saves.appendingPathComponent("placeholder").path)) ?? []
+                return names.first { $0.hasPrefix("1.") && !$0.hasSuffix(".part") }
+            }
+            let savedFile = saves.appendingPathComponent("placeholder").appendingPathComponent(saved)
+            #expect(((try? FileManager.default.attributesOfItem(atPath: savedFile.path)[.size] as? Int) ?? 0) > 0)
+            try await browse.pane.waitForScreen("the status line saying so") { Self.statusLine($0).contains("saved") }
+
+            try browse.pane.send("o")
+            let path = try await browse.pane.waitFor("the viewer to run") { () -> String? in
+                (try? String(contentsOf: opened, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            #expect(FileManager.default.fileExists(atPath: path), "the viewer gets the cached full image")
+            try await browse.pane.waitForScreen("the status line saying so") { Self.statusLine($0).contains("opened with viewer.sh") }
+            try browse.pane.send("q")
+            #expect(try await browse.waitForExit() == 0)
+        }
+    }
+
     @Test func withoutATerminalBrowseExits64AndSuggestsTheGrid() async throws {
         try await withServer { _, photos in
             let run = try await photos.run(["browse", "--provider", "placeholder"])
