@@ -89,14 +89,29 @@ struct BrowsePainterTests {
         #expect(Self.visible(painter.frame(Self.scene(model), pictures: Self.pictures)).contains("× no image"))
     }
 
-    @Test func scrollingRedrawsTheWholeGrid() {
+    @Test func scrollingARowMovesWhatIsDrawnAndWritesOnlyTheNewRow() {
         var painter = BrowsePainter(graphics: TerminalGraphics(mode: .symbols))
         var model = Self.model(ready: 30)
         _ = painter.frame(Self.scene(model), pictures: Self.pictures)
         for _ in 0..<2 { _ = model.handle(.key(.down)) }
         #expect(model.topRow == 1)
-        let text = Self.visible(painter.frame(Self.scene(model), pictures: Self.pictures))
-        for number in 4...9 { #expect(text.contains("photo \(number)")) }
+        let frame = painter.frame(Self.scene(model), pictures: Self.pictures)
+        let tiles = Self.geometry.rows * Self.geometry.tileHeight
+        #expect(frame.contains("\u{1B}[1;\(tiles)r\u{1B}[\(Self.geometry.tileHeight)S\u{1B}[r"), "the tiles' region scrolls up one row")
+        let text = Self.visible(frame)
+        for number in 7...9 { #expect(text.contains("photo \(number)")) }
+        #expect(frame.contains("HHHH") && frame.contains("JJJJ"), "the pictures of the new row")
+        #expect(!frame.contains("EEEE") && !frame.contains("FFFF"), "the row that moved up is not written again")
+
+        _ = model.handle(.key(.pageDown))
+        let page = painter.frame(Self.scene(model), pictures: Self.pictures)
+        #expect(!page.contains("S\u{1B}[r"), "a whole screen further is drawn anew")
+        for number in 10...15 { #expect(Self.visible(page).contains("photo \(number)")) }
+        _ = model.handle(.key(.up))
+        _ = model.handle(.key(.up))
+        #expect(model.topRow == 2)
+        let back = painter.frame(Self.scene(model), pictures: Self.pictures)
+        #expect(back.contains("T\u{1B}[r"), "scrolling back moves the region down")
     }
 
     @Test func titlesFromProvidersAreSanitised() {

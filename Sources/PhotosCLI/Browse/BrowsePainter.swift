@@ -104,6 +104,21 @@ struct BrowsePainter {
                 full = true
             }
         }
+        // A grid scrolled by fewer rows than the screen holds: the terminal moves what is drawn
+        // (a scroll region over the tiles), and only the rows scrolled in are written.
+        if full, !isPixelMode, drawn?.geometry == geometry, case .grid(let top) = screen, case .grid(let oldTop)? = drawn?.screen,
+           let old = drawn?.slots, old.count == slots.count, abs(top - oldTop) < geometry.rows {
+            let shift = top - oldTop
+            let lines = abs(shift) * geometry.tileHeight
+            out += "\u{1B}[0m\u{1B}[1;\(geometry.rows * geometry.tileHeight)r" + (shift > 0 ? "\u{1B}[\(lines)S" : "\u{1B}[\(lines)T") + "\u{1B}[r"
+            let blank = Slot(id: nil, title: "", picture: .none, selected: false, marker: nil)
+            drawn?.slots = old.indices.map { slot in
+                let source = slot + shift * geometry.columns
+                return old.indices.contains(source) ? old[source] : blank
+            }
+            drawn?.screen = screen
+            full = false
+        }
         if full && isPixelMode {
             out += Self.clearPixels
         }
