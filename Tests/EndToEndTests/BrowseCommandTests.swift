@@ -131,19 +131,24 @@ import Testing
             let browse = try Self.start(photos, ["--provider", "placeholder", "--graphics", "symbols"])
             defer { browse.pane.kill() }
             try await browse.pane.waitForScreen("the first page", Self.firstPage)
+            // Two rows of tiles: the second Down scrolls a row (the terminal moves what is drawn).
             try browse.pane.send("Right")
             try browse.pane.send("Down")
-            let grid = try await browse.pane.waitForScreen("the selection on photo 5, every thumbnail drawn") {
-                Self.statusLine($0).contains("5/30") && !$0.contains("loading")
+            try browse.pane.send("Down")
+            let grid = try await browse.pane.waitForScreen("the selection on photo 8, every thumbnail drawn") {
+                Self.statusLine($0).contains("8/30") && !$0.contains("loading")
             }
+            let colours = try browse.pane.run(["capture-pane", "-p", "-e", "-t", "photos"])
 
             try browse.pane.send("Enter")
-            let detail = try await browse.pane.waitForScreen("the detail view") { $0.contains(titles[4]) && $0.contains("Esc back") }
-            #expect(detail.contains("placeholder:5"))
+            let detail = try await browse.pane.waitForScreen("the detail view") { $0.contains(titles[7]) && $0.contains("Esc back") }
+            #expect(detail.contains("placeholder:8"))
             #expect(detail.contains("Title"))
 
+            // Drawn anew, the grid is what scrolling made of it, colours included.
             try browse.pane.send("Escape")
             try await browse.pane.waitForScreen("the same grid again, at the same place") { $0 == grid }
+            #expect(try browse.pane.run(["capture-pane", "-p", "-e", "-t", "photos"]) == colours)
             try browse.pane.send("q")
             #expect(try await browse.waitForExit() == 0)
         }
