@@ -26,7 +26,7 @@ SWIFT=${SWIFT:-swift}
 RUNS=${RUNS:-5}
 FAST_RUNS=$((RUNS * 4))
 BENCH=${BENCH:-all}
-SECTIONS=(transport list cache grid providers save)
+SECTIONS=(transport list cache grid providers save browse)
 PRODUCTS=(photos photos-fixture-server photos-grid-sample)
 
 RESULTS="$BENCH_DIR/results"
@@ -124,11 +124,12 @@ build() {
 
 # MARK: Helpers
 
-# start_server LATENCY_MS: starts a fixture server, sets SERVER_URL and SERVER_CA.
+# start_server LATENCY_MS [FIXTURES]: starts a fixture server (on Fixtures/ unless another folder
+# is given), sets SERVER_URL and SERVER_CA.
 start_server() {
   local ready="$WORK/server-$1-$BASHPID.json" errors="$WORK/server-$1-$BASHPID.log"
   SERVER_ENV="$WORK/server-$1-$BASHPID.env"
-  "$FIXTURE_SERVER" --port 0 --fixtures "$ROOT/Fixtures" --latency-ms "$1" --env-file "$SERVER_ENV" >"$ready" 2>"$errors" &
+  "$FIXTURE_SERVER" --port 0 --fixtures "${2:-$ROOT/Fixtures}" --latency-ms "$1" --env-file "$SERVER_ENV" >"$ready" 2>"$errors" &
   local pid=$!
   SERVER_PIDS+=("$pid")
   for _ in $(seq 1 300); do
@@ -641,6 +642,61 @@ print()
 goal(11, "peak RSS saving 1000 / saving 100 <= 1.2", f"{ratio:.2f} ({large['peak_rss_mb']:.1f} / {small['peak_rss_mb']:.1f} MB)",
      ratio <= 1.2 and small["ok"] and large["ok"])
 goal(11, f"save of {count} >= 10x faster than gallery-dl", f"not measured: {gallery}", None)
+# Issue 12. `photos browse` in a 160x50 tmux pane, symbols mode: a key that moves the selection
+# drawn within a frame, 1000 photos scrolled through in bounded memory, and the first screen of
+# tiles about as soon as `photos list --format grid` prints the same page (50 ms latency).
+bench_browse() {
+  have tmux || { log "browse: tmux is not installed (make deps installs it)"; return 1; }
+  log "== browse: photos browse in a 160x50 tmux pane, symbols mode"
+
+  # The placeholder listing grown to 1200 photos (each with a thumbnail of its own colour).
+  local fixtures="$WORK/browse-fixtures"
+  rm -rf "$fixtures"
+  cp -r "$ROOT/Fixtures" "$fixtures"
+  python3 - "$fixtures/placeholder/photos.json" <<'PY'
+import json, sys
+records = json.load(open(sys.argv[1]))
+base = list(records)
+for number in range(len(base) + 1, 1201):
+    record = dict(base[(number - 1) % len(base)])
+    colour = "%06x" % ((number * 2654435761) & 0xFFFFFF)
+    record.update(id=number, albumId=(number + 49) // 50, url="https://via.placeholder.com/600/" + colour,
+                  thumbnailUrl="https://via.placeholder.com/150/" + colour)
+    records.append(record)
+json.dump(records, open(sys.argv[1], "w"))
+PY
+  export COLORTERM=truecolor
+  unset NO_COLOR
+  local driver=(python3 "$BENCH_DIR/browse.py" --photos "$PHOTOS" --note "section=browse")
+  start_server 0 "$fixtures"
+  log "   keys"
+  "${driver[@]}" keys --name keys --keys 200 --server "$SERVER_URL" --ca "$SERVER_CA" >>"$RAW"
+  log "   scroll through 1000 photos"
+  "${driver[@]}" scroll --name scroll --count 1000 --server "$SERVER_URL" --ca "$SERVER_CA" >>"$RAW"
+  start_server 50
+  log "   first screen at 50 ms latency"
+  "${driver[@]}" first-screen --name "first screen" --runs "$RUNS" --server "$SERVER_URL" --ca "$SERVER_CA" >>"$RAW"
+  log "   list --format grid at 50 ms latency"
+  "${driver[@]}" list-grid --name "list grid" --runs "$RUNS" --server "$SERVER_URL" --ca "$SERVER_CA" >>"$RAW"
+
+  report <<'PY'
+rows = rows("browse")
+keys, scroll, first, grid = rows["keys"], rows["scroll"], rows["first screen"], rows["list grid"]
+print("== browse (issue 12): photos browse in a 160x50 tmux pane, symbols mode, placeholder provider")
+print()
+print(f"key to drawn ({keys['keys']} keys: moves and one-row scrolls): median {keys['median_ms']:.1f} ms, "
+      f"p95 {keys['p95_ms']:.1f} ms, max {keys['max_ms']:.1f} ms, {keys['over_16ms']} over 16 ms")
+print(f"scrolled through {scroll['photos']} photos in {scroll['seconds']:.0f} s: peak RSS {scroll['peak_rss_mb']:.1f} MB")
+ratio = first["median_ms"] / grid["median_ms"]
+print(f"launch to first screen of tiles, 50 ms latency, fresh cache: browse {first['median_ms']:.0f} ms "
+      f"(min {first['min_ms']:.0f}, max {first['max_ms']:.0f}) vs list --format grid {grid['median_ms']:.0f} ms "
+      f"(min {grid['min_ms']:.0f}, max {grid['max_ms']:.0f}): {ratio:.2f}x; median of {first['runs']} runs")
+print()
+goal(12, "browse: key to drawn, p95 <= 16 ms (160x50, symbols)", f"p95 {keys['p95_ms']:.1f} ms, median {keys['median_ms']:.1f}",
+     keys["p95_ms"] <= 16)
+goal(12, "browse: 1000 photos scrolled, peak RSS < 100 MB", f"{scroll['peak_rss_mb']:.1f} MB", scroll["peak_rss_mb"] < 100)
+goal(12, "browse: first screen / list --format grid <= 1.2", f"{ratio:.2f} ({first['median_ms']:.0f} / {grid['median_ms']:.0f} ms)",
+     ratio <= 1.2)
 PY
 }
 

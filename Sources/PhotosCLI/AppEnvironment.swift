@@ -25,6 +25,9 @@ struct AppEnvironment {
             variable: "PHOTOS_MAX_IMAGE_MB", configKey: "network.max_image_mb",
             summary: "largest image downloaded, in MiB (default 50)", defaultValue: "50"),
         ProviderSetting(
+            variable: "PHOTOS_SAVE_DIR", configKey: "save.dir",
+            summary: "where browse's s key saves full images (default the current folder)"),
+        ProviderSetting(
             variable: "PHOTOS_STALL_SECONDS", configKey: "network.stall_seconds",
             summary: "a transfer that receives nothing for this long fails (default 30)", defaultValue: "30"),
     ]

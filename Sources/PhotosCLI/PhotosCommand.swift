@@ -13,11 +13,12 @@ public struct PhotosCommand: AsyncParsableCommand {
 
             Examples:
               photos list --query lighthouse               # every ready provider, no key needed
-              photos list --provider commons --query lighthouse --filter license=cc-by-sa
+              photos list --provider openverse --query lighthouse --filter license=by-sa
               photos list --provider flickr --query dogs
               photos list --provider placeholder --refresh
               photos show flickr:53624890009 --open
               photos save --provider flickr --query dogs --limit 200 --to dogs
+              photos browse --provider flickr --query dogs  # full screen, scroll for more
               photos providers
               photos cache stats
               photos config show                           # every setting and where it comes from
@@ -33,7 +34,7 @@ public struct PhotosCommand: AsyncParsableCommand {
             (SIGTERM), 129 hung up (SIGHUP).
             """,
         version: PhotosVersion.current,
-        subcommands: [List.self, Show.self, Save.self, Providers.self, Cache.self, Config.self]
+        subcommands: [List.self, Show.self, Save.self, Browse.self, Providers.self, Cache.self, Config.self]
     )
 
     public init() {}

@@ -41,4 +41,13 @@ public enum Preview {
             file: path, box: box, renderer: ChafaRenderer(graphics: graphics), decoder: ImageDecoder(), cache: cache)
         return tile.output + "\n"
     }
+
+    /// Renders the image at `path` fitted into `box` (aspect ratio kept), for callers that place
+    /// the picture themselves (`photos browse`).
+    /// - Throws: `ImageDecodingError` for an unreadable, corrupt, unknown or oversized image.
+    public static func tile(path: URL, box: CellSize, graphics: TerminalGraphics, cache: TileCache? = nil) throws -> RenderedTile {
+        try ImageTile.render(
+            file: path, box: CellSize(columns: max(1, box.columns), rows: max(1, box.rows)),
+            renderer: ChafaRenderer(graphics: graphics), decoder: ImageDecoder(), cache: cache)
+    }
 }

@@ -7,9 +7,16 @@ import Darwin
 #endif
 
 /// Rendered output for one image: what chafa printed and the cells it covers.
-struct RenderedTile: Hashable, Sendable {
-    var cells: CellSize
-    var output: String
+public struct RenderedTile: Hashable, Sendable {
+    public var cells: CellSize
+    /// Symbols: `cells.rows` lines joined by "\n", each `cells.columns` wide and ending with
+    /// colours reset. Pixel modes: one escape sequence drawn from the cursor's cell.
+    public var output: String
+
+    public init(cells: CellSize, output: String) {
+        self.cells = cells
+        self.output = output
+    }
 }
 
 /// An on-disk cache of rendered tiles, so an unchanged thumbnail is not decoded and rendered again.
@@ -75,7 +82,7 @@ public struct TileCache: Sendable {
     }
 
     /// Keeps the folder under `maximumEntries` files by removing the oldest.
-    func prune() {
+    public func prune() {
         let manager = FileManager.default
         guard let names = try? manager.contentsOfDirectory(atPath: directory.path), names.count > maximumEntries else { return }
         let dated = names.filter { $0.hasSuffix(".tile") }.map { name -> (String, Date) in

@@ -37,7 +37,7 @@ extension PhotosCommand {
         )
 
         @Option(name: .long, help: ArgumentHelp(
-            "Provider name, several separated by commas, or 'all' (default: config [defaults] provider, else placeholder). Example: --provider flickr,placeholder",
+            "Provider name, several separated by commas, or 'all' (default: config [defaults] provider, else every ready provider of real photos). Example: --provider flickr,placeholder",
             valueName: "name"), completion: Completions.providers)
         var provider: String?
 

@@ -47,7 +47,9 @@ extension PhotosCommand {
 
         static let walkingPageSize = 100
 
-        @Argument(help: ArgumentHelp("Photos as provider:id, or - to read ids or `photos list --format jsonl` lines from stdin.", valueName: "id"))
+        @Argument(
+            help: ArgumentHelp("Photos as provider:id, or - to read ids or `photos list --format jsonl` lines from stdin.", valueName: "id"),
+            completion: Completions.photoIDs)
         var ids: [String] = []
 
         @Option(help: ArgumentHelp("Folder to save into (created when missing; default: the current folder). Example: --to ~/Pictures/dogs", valueName: "dir"))
@@ -63,7 +65,8 @@ extension PhotosCommand {
         var metadata = false
 
         @Option(name: .long, help: ArgumentHelp(
-            "Provider name, several separated by commas, or 'all' (as for photos list). Example: --provider flickr", valueName: "name"))
+            "Provider name, several separated by commas, or 'all' (as for photos list). Example: --provider flickr", valueName: "name"),
+            completion: Completions.providers)
         var provider: String?
 
         @Option(name: [.customShort("q"), .long], help: ArgumentHelp("Search text. Example: --query \"golden retriever\"", valueName: "text"))

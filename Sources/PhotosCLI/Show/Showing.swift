@@ -176,6 +176,23 @@ struct Showing {
     }
 
     func launchOpener(_ file: URL) throws {
+        let process = try opener(for: file)
+        do {
+            try process.run()
+        } catch {
+            throw PhotosError.unavailable(
+                provider: "opener", detail: "cannot run \(process.executableURL?.path ?? ""): \(error.localizedDescription); the image is at \(file.path)")
+        }
+        process.waitUntilExit()
+        if process.terminationStatus != 0 {
+            Diagnostics.warning("\(process.executableURL?.lastPathComponent ?? "the viewer") exited with status \(process.terminationStatus); the image is at \(file.path)")
+        }
+    }
+
+    /// The viewer (PHOTOS_OPENER, else xdg-open or open) set up to open `file`, not yet started:
+    /// the path is its only argument, never passed through a shell.
+    /// - Throws: `PhotosError.unavailable` when the program cannot be found.
+    func opener(for file: URL) throws -> Process {
         let opener = environment.settings["PHOTOS_OPENER"] ?? {
             #if os(macOS)
             return "open"
@@ -191,16 +208,7 @@ struct Showing {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = [file.path]
-        do {
-            try process.run()
-        } catch {
-            throw PhotosError.unavailable(
-                provider: "opener", detail: "cannot run \(executable): \(error.localizedDescription); the image is at \(file.path)")
-        }
-        process.waitUntilExit()
-        if process.terminationStatus != 0 {
-            Diagnostics.warning("\(opener) exited with status \(process.terminationStatus); the image is at \(file.path)")
-        }
+        return process
     }
 
     static func findExecutable(_ name: String, path: String) -> String? {

@@ -1,0 +1,61 @@
+import Foundation
+import PhotosCore
+import PhotosTerminal
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `s` in `photos browse`: a full image copied out of the cache into the save folder, under the
+/// name `photos save` gives by default, `{provider}/{id}.{ext}`. The copy is written beside its
+/// final name and renamed into place, so the folder never holds half an image.
+enum BrowseSaving {
+    /// Where images are saved: the config's `[save] dir` (`~` is the home folder), else the
+    /// current folder.
+    static func directory(_ environment: AppEnvironment) -> URL {
+        guard let configured = environment.settings["PHOTOS_SAVE_DIR"] ?? environment.config.values["save.dir"], !configured.isEmpty else {
+            return URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        }
+        var path = configured
+        if path == "~" || path.hasPrefix("~/") {
+            path = (environment.environment["HOME"] ?? NSHomeDirectory()) + path.dropFirst()
+        }
+        return URL(fileURLWithPath: path, isDirectory: true)
+    }
+
+    /// Copies `file` (the photo's full image in the cache) to `<folder>/<provider>/<id>.<ext>`.
+    /// - Returns: the saved file's path, and whether an identical file was already there.
+    /// - Throws: a file-system error when the folder or the copy cannot be written.
+    static func save(_ file: URL, photo: Photo, into folder: URL) throws -> (path: String, existed: Bool) {
+        let fileExtension = ImageKind(file: file)?.fileExtension ?? (file.pathExtension.isEmpty ? "jpg" : file.pathExtension.lowercased())
+        let target = folder
+            .appendingPathComponent(pathComponent(photo.provider), isDirectory: true)
+            .appendingPathComponent(pathComponent(photo.id.raw) + "." + pathComponent(fileExtension))
+        let manager = FileManager.default
+        if let existing = try? manager.attributesOfItem(atPath: target.path)[.size] as? Int,
+           let size = try? manager.attributesOfItem(atPath: file.path)[.size] as? Int, existing == size {
+            return (target.path, true)
+        }
+        try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let part = target.appendingPathExtension("part")
+        try? manager.removeItem(at: part)
+        try manager.copyItem(at: file, to: part)
+        guard rename(part.path, target.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? manager.removeItem(at: part)
+            throw PhotosError.unavailable(provider: "save", detail: "cannot write \(target.path): \(reason)")
+        }
+        return (target.path, false)
+    }
+
+    /// `text` as one safe file name: no control or format characters, no `/`, never `.` or
+    /// `..`, at most 200 bytes.
+    static func pathComponent(_ text: String) -> String {
+        var name = TerminalText.sanitize(text).replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "\\", with: "_")
+        while name.utf8.count > 200 { name.removeLast() }
+        if name.isEmpty || name == "." || name == ".." { return "_" }
+        return name
+    }
+}

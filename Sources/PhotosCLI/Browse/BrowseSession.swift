@@ -1,0 +1,536 @@
+import Dispatch
+import Foundation
+import PhotosCache
+import PhotosCore
+import PhotosImaging
+import PhotosTerminal
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs `photos browse`: takes the terminal, and carries out what ``BrowseModel`` decides.
+///
+/// Three kinds of threads: one reads keys (``KeyReader``), one runs the interface (applies events
+/// to the model, starts its effects, draws), and tasks in a task group do the network and cache
+/// work, each reporting back through the interface's event queue. Pictures are rendered by the
+/// ``PictureStore``'s own threads. The interface thread never waits for anything but its queue.
+final class BrowseSession: @unchecked Sendable {
+    struct Options: Sendable {
+        var providers: String?
+        var query: String?
+        var graphics: GraphicsMode = .auto
+        var offline = false
+    }
+
+    enum Event: Sendable {
+        case keys([BrowseKey], ContinuousClock.Instant)
+        case model(BrowseModel.Event)
+        case resized
+        case pictureRendered
+        case detail(token: Int, DetailUpdate)
+        case message(String)
+        case inputEnded
+        case stop
+    }
+
+    enum DetailUpdate: Sendable {
+        case info(PhotoDetail, note: String?)
+        case picture(URL)
+        case noPicture(String)
+    }
+
+    /// Work for the task group.
+    struct Job: Sendable {
+        let work: @Sendable () async -> Void
+    }
+
+    let context: CommandContext
+    let options: Options
+    var environment: AppEnvironment { context.environment }
+    let queue = EventQueue<Event>()
+
+    // Set up before the interface starts, read-only after.
+    private var names: [String] = []
+    private var providers: [String: any PhotoProvider] = [:]
+    private var graphics: TerminalGraphics
+    private var jobs: AsyncStream<Job>.Continuation?
+    private let ended = Mutex<[Int: Set<String>]>([:])
+    private let timings: String?
+
+    // The interface thread's own.
+    private var model: BrowseModel
+    private var geometry = BrowseGeometry(width: 80, height: 24)
+    private var painter: BrowsePainter
+    private var detail: DetailState?
+    private var detailToken = 0
+    private var message: String?
+    private var keyLatencies: [Duration] = []
+    private var firstScreen: Date?
+
+    /// What the detail view knows of its photo so far.
+    struct DetailState {
+        var token: Int
+        var photo: Photo
+        var detail: PhotoDetail?
+        var file: URL?
+        var note: String
+    }
+
+    init(context: CommandContext, options: Options) {
+        self.context = context
+        self.options = options
+        graphics = context.environment.graphics(options.graphics)
+        painter = BrowsePainter(graphics: graphics)
+        model = BrowseModel(layout: geometry.layout, query: options.query, offline: options.offline)
+        timings = context.environment.environment["PHOTOS_BROWSE_TIMINGS"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    // MARK: Running
+
+    func run() async throws {
+        names = try ProviderSelection(environment: environment).resolve(options.providers)
+        for name in names {
+            guard let provider = environment.registry.make(name, context: context.providers) else {
+                throw PhotosError.usage("unknown provider \(name)")
+            }
+            providers[name] = provider
+        }
+
+        let terminal = try RawTerminal()
+        defer { terminal.restore() }
+        // The runtime cancels the work on these; give the terminal back at once, whatever
+        // the interface thread is doing.
+        let signals = [SIGTERM, SIGHUP, SIGINT].map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { terminal.restore() }
+            source.resume()
+            return source
+        }
+        defer { for source in signals { source.cancel() } }
+        signal(SIGWINCH, SIG_IGN)
+        let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
+        resize.setEventHandler { [queue] in queue.post(.resized) }
+        resize.resume()
+        defer { resize.cancel() }
+
+        let size = terminal.size()
+        geometry = makeGeometry(size)
+        model = BrowseModel(layout: geometry.layout, query: options.query, offline: options.offline)
+        let store = PictureStore(
+            graphics: graphics, diskCache: environment.tileCache, capacity: max(64, geometry.layout.tilesPerScreen * 4)
+        ) { [queue] _ in queue.post(.pictureRendered) }
+        defer { store.stop() }
+        let reader = try KeyReader(
+            input: terminal.input, report: { [queue] keys, arrived in queue.post(.keys(keys, arrived)) },
+            ended: { [queue] in queue.post(.inputEnded) })
+        reader.start()
+        defer { reader.stop() }
+
+        let (stream, continuation) = AsyncStream.makeStream(of: Job.self)
+        jobs = continuation
+        let failure = Mutex<(any Error)?>(nil)
+        await withTaskCancellationHandler {
+            await withDiscardingTaskGroup { group in
+                let interface = Thread { [self] in
+                    do {
+                        try interfaceLoop(terminal: terminal, store: store)
+                    } catch {
+                        failure.withLock { $0 = error }
+                    }
+                    continuation.finish()
+                }
+                interface.name = "photos-browse"
+                interface.start()
+                for await job in stream { group.addTask { await job.work() } }
+                group.cancelAll()
+            }
+        } onCancel: { [queue] in
+            queue.post(.stop)
+        }
+        terminal.restore()
+        environment.tileCache.prune()
+        writeTimings()
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+
+    private func spawn(_ work: @escaping @Sendable () async -> Void) {
+        jobs?.yield(Job(work: work))
+    }
+
+    private func makeGeometry(_ size: (columns: Int, rows: Int, cellAspect: Double?)) -> BrowseGeometry {
+        let aspect = size.cellAspect ?? Double(graphics.cellPixelSize.width) / Double(graphics.cellPixelSize.height)
+        return BrowseGeometry(width: size.columns, height: size.rows, cellAspect: aspect, pictures: graphics.mode != .none)
+    }
+
+    // MARK: The interface thread
+
+    private func interfaceLoop(terminal: RawTerminal, store: PictureStore) throws {
+        perform(model.start())
+        try draw(terminal: terminal, store: store)
+        while true {
+            let events = queue.next()
+            var arrivals: [ContinuousClock.Instant] = []
+            for event in events {
+                switch event {
+                case .keys(let keys, let arrived):
+                    arrivals.append(arrived)
+                    message = nil
+                    for key in keys {
+                        if key == .interrupt { throw PhotosError.interrupted }
+                        let effects = model.handle(.key(key))
+                        if effects.contains(.quit) { return }
+                        perform(effects)
+                    }
+                case .model(let event):
+                    perform(model.handle(event))
+                case .resized:
+                    geometry = makeGeometry(terminal.size())
+                    perform(model.handle(.resized(geometry.layout)))
+                    painter.invalidate()
+                case .pictureRendered:
+                    break
+                case .detail(let token, let update):
+                    apply(update, token: token)
+                case .message(let text):
+                    message = text
+                case .inputEnded, .stop:
+                    return
+                }
+            }
+            if case .detail = model.mode {} else { detail = nil }
+            try draw(terminal: terminal, store: store)
+            let drawn = ContinuousClock.now
+            if timings != nil { keyLatencies += arrivals.map { drawn - $0 } }
+        }
+    }
+
+    private func perform(_ effects: [BrowseModel.Effect]) {
+        for effect in effects {
+            switch effect {
+            case .loadPage(let generation, let page, let query, let mode):
+                spawn { [self] in await loadPage(generation: generation, page: page, query: query, mode: mode) }
+            case .loadThumbnails(let requests):
+                for request in requests {
+                    spawn { [self] in await loadThumbnail(request) }
+                }
+            case .showDetail(let photo):
+                detailToken += 1
+                let token = detailToken
+                detail = DetailState(token: token, photo: photo, note: "loading…")
+                spawn { [self] in await loadDetail(photo, token: token) }
+            case .open(let photo):
+                message = "opening \(TerminalText.fit(photo.title, width: 40))…"
+                let known = detail?.photo.id == photo.id ? detail?.detail : nil
+                spawn { [self] in await open(photo, known: known) }
+            case .save(let photo):
+                message = "saving \(TerminalText.fit(photo.title, width: 40))…"
+                let known = detail?.photo.id == photo.id ? detail?.detail : nil
+                spawn { [self] in await save(photo, known: known) }
+            case .quit, .interrupt:
+                break  // handled where keys are
+            }
+        }
+    }
+
+    private func apply(_ update: DetailUpdate, token: Int) {
+        guard var state = detail, state.token == token else { return }
+        switch update {
+        case .info(let info, let note):
+            state.detail = info
+            if let note { message = note }
+        case .picture(let file):
+            state.file = file
+        case .noPicture(let reason):
+            state.note = reason
+        }
+        detail = state
+    }
+
+    private func draw(terminal: RawTerminal, store: PictureStore) throws {
+        let content = detailContent()
+        store.want(wantedPictures(content))
+        let scene = BrowseScene(
+            model: model, geometry: geometry,
+            status: BrowseStatus.line(model, providers: names, message: message, width: geometry.width), detail: content)
+        let output = painter.frame(scene) { key in
+            if let tile = store.picture(key) { return .ready(tile) }
+            return store.hasFailed(key) ? .failed : .pending
+        }
+        if !output.isEmpty { try terminal.write(output) }
+        if firstScreen == nil, timings != nil, screenIsComplete(store) { firstScreen = Date() }
+    }
+
+    /// The pictures to render, most wanted first: the detail picture, the screen, the next screen.
+    private func wantedPictures(_ content: DetailContent?) -> [PictureStore.Key] {
+        var keys: [PictureStore.Key] = []
+        if let key = content?.picture { keys.append(key) }
+        guard geometry.imageBox.rows > 0, graphics.mode != .none else { return keys }
+        let start = model.visibleRange.lowerBound
+        let end = min(model.photos.count, start + geometry.layout.tilesPerScreen * 2)
+        for index in start..<end {
+            if case .ready(let file) = model.thumbnail(at: index) {
+                keys.append(PictureStore.Key(file: file.path, box: geometry.imageBox))
+            }
+        }
+        return keys
+    }
+
+    /// Whether the first page is in and every tile on screen has its picture or is marked empty.
+    private func screenIsComplete(_ store: PictureStore) -> Bool {
+        guard !model.photos.isEmpty || model.reachedEnd else { return false }
+        for index in model.visibleRange {
+            switch model.thumbnail(at: index) {
+            case .failed: continue
+            case .ready(let file):
+                let key = PictureStore.Key(file: file.path, box: geometry.imageBox)
+                if store.picture(key) == nil && !store.hasFailed(key) { return false }
+            case .loading, nil: return false
+            }
+        }
+        return true
+    }
+
+    private func detailContent() -> DetailContent? {
+        guard case .detail = model.mode, let state = detail else { return nil }
+        let info = state.detail ?? PhotoDetail(photo: state.photo, tags: state.photo.tags)
+        let lines = Self.detailLines(info)
+        let box = BrowsePainter.detailBox(geometry: geometry, lines: lines.count)
+        let picture = state.file.flatMap { box.rows > 0 && graphics.mode != .none ? PictureStore.Key(file: $0.path, box: box) : nil }
+        return DetailContent(id: state.photo.id, lines: lines, picture: picture, note: state.note)
+    }
+
+    /// The details under the picture: title, owner, date, tags, licence, size, page.
+    static func detailLines(_ detail: PhotoDetail) -> [(String, String)] {
+        let photo = detail.photo
+        var lines: [(String, String)] = [("Title", photo.title.isEmpty ? "(untitled)" : photo.title)]
+        if let owner = photo.owner, !owner.isEmpty { lines.append(("Owner", owner)) }
+        if let date = detail.takenAt ?? photo.takenAt ?? detail.uploadedAt ?? photo.uploadedAt {
+            lines.append(("Date", date.formatted(.iso8601.year().month().day())))
+        }
+        let tags = detail.tags.isEmpty ? photo.tags : detail.tags
+        if !tags.isEmpty { lines.append(("Tags", tags.joined(separator: ", "))) }
+        if let licence = detail.extra["license"] ?? detail.extra["licence"] { lines.append(("Licence", licence)) }
+        let largest = detail.sizes.max { $0.longestEdge < $1.longestEdge }
+        if let width = photo.width ?? largest?.width, let height = photo.height ?? largest?.height {
+            lines.append(("Size", "\(width)×\(height)"))
+        }
+        if let page = photo.pageURL { lines.append(("Page", page)) }
+        lines.append(("ID", photo.id.description))
+        return lines
+    }
+
+    // MARK: Work in tasks
+
+    private func loadPage(generation: Int, page: Int, query: String?, mode: ListingMode) async {
+        let walker = PageWalker(cache: context.cache, registry: environment.registry)
+        let done = ended.withLock { $0[generation, default: []] }
+        let asked = names.filter { !done.contains($0) }
+        let outcomes = await withTaskGroup(of: ProviderOutcome.self) { group in
+            for (index, name) in asked.enumerated() {
+                guard let provider = providers[name] else { continue }
+                group.addTask {
+                    let request = ListingRequest(
+                        providers: name, text: query, page: page, perPage: nil, limit: nil, walkAll: false, thumbnails: false,
+                        format: .table, mode: mode)
+                    do {
+                        return ProviderOutcome(index: index, name: name, result: .success(try await walker.walk(request, from: provider)))
+                    } catch {
+                        return ProviderOutcome(index: index, name: name, result: .failure(error))
+                    }
+                }
+            }
+            var outcomes: [ProviderOutcome] = []
+            for await outcome in group { outcomes.append(outcome) }
+            return outcomes.sorted { $0.index < $1.index }
+        }
+        guard !Task.isCancelled else { return }
+        var lists: [[Photo]] = []
+        var failures: [String] = []
+        var hasMore = false
+        var total: Int? = 0
+        var source: BrowseModel.Source = .network
+        for outcome in outcomes {
+            switch outcome.result {
+            case .success(let listing):
+                lists.append(listing.photos)
+                if listing.hasMore { hasMore = true } else { ended.withLock { _ = $0[generation, default: []].insert(outcome.name) } }
+                total = listing.total.flatMap { value in total.map { $0.addingSaturating(value) } }
+                source = Self.worse(source, Self.source(of: listing))
+            case .failure(let error):
+                failures.append((asked.count > 1 ? "\(outcome.name): " : "") + Diagnostics.describe(error))
+            }
+        }
+        if lists.isEmpty {
+            let reason = failures.isEmpty ? "no provider left to ask" : failures.joined(separator: "; ")
+            queue.post(.model(.pageFailed(generation: generation, page: page, reason: reason)))
+            return
+        }
+        queue.post(.model(.pageLoaded(BrowseModel.Page(
+            generation: generation, number: page, photos: Listing.interleave(lists), hasMore: hasMore || !failures.isEmpty,
+            total: total, source: source, warnings: failures))))
+    }
+
+    private static func source(of listing: ProviderListing) -> BrowseModel.Source {
+        if let stale = listing.stale.first { return .stale(age: stale.age, reason: stale.reason) }
+        return listing.cached ? .cache(age: listing.age) : .network
+    }
+
+    private static func worse(_ a: BrowseModel.Source, _ b: BrowseModel.Source) -> BrowseModel.Source {
+        switch (a, b) {
+        case (.stale, _): return a
+        case (_, .stale): return b
+        case (.cache(let x), .cache(let y)): return .cache(age: max(x, y))
+        case (.cache, _): return a
+        default: return b
+        }
+    }
+
+    private func loadThumbnail(_ request: BrowseModel.ThumbnailRequest) async {
+        let fetcher = context.imageFetcher(offline: options.offline)
+        var file: URL?
+        do {
+            file = try await fetcher.fetch(request.url, provider: request.provider)
+        } catch {
+            if error is CancellationError || Task.isCancelled { return }
+            file = synthesized(request)
+        }
+        queue.post(.model(.thumbnailLoaded(url: request.url, file: file)))
+    }
+
+    /// A thumbnail drawn from what its URL describes, for providers that can (jsonplaceholder's
+    /// coloured squares, whose host is gone), as `list` does.
+    private func synthesized(_ request: BrowseModel.ThumbnailRequest) -> URL? {
+        guard let picture = providers[request.provider]?.syntheticImage(for: request.url) else { return nil }
+        let folder = environment.cacheRoot.appendingPathComponent("synthesized", isDirectory: true)
+        let file = folder.appendingPathComponent(picture.fileName)
+        if FileManager.default.fileExists(atPath: file.path) { return file }
+        guard !options.offline else { return nil }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try SyntheticImageRenderer.png(picture).write(to: file, options: .atomic)
+            return file
+        } catch {
+            return nil
+        }
+    }
+
+    /// Everything the provider says about `photo`; what the listing said when it cannot be asked.
+    private func photoDetail(_ photo: Photo) async -> (PhotoDetail, note: String?) {
+        let fallback = PhotoDetail(photo: photo, tags: photo.tags)
+        guard !options.offline else {
+            let cached = context.cache.cachedPhoto(photo.id) ?? photo
+            return (PhotoDetail(photo: cached, tags: cached.tags), nil)
+        }
+        guard let provider = providers[photo.provider] else { return (fallback, nil) }
+        do {
+            return (try await provider.detail(photo.id), nil)
+        } catch {
+            if error is CancellationError { return (fallback, nil) }
+            return (fallback, "details from the listing only: \(TerminalText.sanitize(Diagnostics.describe(error)))")
+        }
+    }
+
+    private func loadDetail(_ photo: Photo, token: Int) async {
+        let (info, note) = await photoDetail(photo)
+        guard !Task.isCancelled else { return }
+        queue.post(.detail(token: token, .info(info, note: note)))
+        guard graphics.mode != .none else { return }
+        let candidates = Showing.previewCandidates(info)
+        let cached = context.cache.cachedImages(candidates)
+        if let file = candidates.lazy.compactMap({ cached[$0] }).first {
+            queue.post(.detail(token: token, .picture(file)))
+            return
+        }
+        guard let medium = Showing.mediumSize(info) else {
+            queue.post(.detail(token: token, .noPicture("no image photos may download")))
+            return
+        }
+        do {
+            let file = try await context.imageFetcher(offline: options.offline).fetch(medium, provider: photo.provider)
+            queue.post(.detail(token: token, .picture(file)))
+        } catch {
+            if error is CancellationError || Task.isCancelled { return }
+            queue.post(.detail(token: token, .noPicture("no image: " + TerminalText.sanitize(PhotoCache.describe(error)))))
+        }
+    }
+
+    /// The full image of `photo` in the cache, fetched if needed.
+    private func fullImage(_ photo: Photo, known: PhotoDetail?) async throws -> URL {
+        var info = known
+        if info == nil { info = await photoDetail(photo).0 }
+        guard let url = info?.largestImageURL else {
+            throw PhotosError.unavailable(provider: photo.provider, detail: "\(photo.id) has no image photos may download")
+        }
+        return try await context.imageFetcher(offline: options.offline).fetch(url, provider: photo.provider)
+    }
+
+    private func open(_ photo: Photo, known: PhotoDetail?) async {
+        do {
+            let showing = Showing(context: context)
+            let file = try showing.openable(try await fullImage(photo, known: known), id: photo.id)
+            let opener = try showing.opener(for: file)
+            // The viewer must not draw on this screen or read its keys.
+            opener.standardInput = FileHandle.nullDevice
+            opener.standardOutput = FileHandle.nullDevice
+            opener.standardError = FileHandle.nullDevice
+            try opener.run()
+            queue.post(.message("opened with \(URL(fileURLWithPath: opener.executableURL?.path ?? "viewer").lastPathComponent)"))
+        } catch {
+            if error is CancellationError { return }
+            queue.post(.message("could not open: " + TerminalText.sanitize(Diagnostics.describe(error))))
+        }
+    }
+
+    private func save(_ photo: Photo, known: PhotoDetail?) async {
+        do {
+            let file = try await fullImage(photo, known: known)
+            let saved = try BrowseSaving.save(file, photo: photo, into: BrowseSaving.directory(environment))
+            queue.post(.message((saved.existed ? "already saved: " : "saved ") + TerminalText.sanitize(saved.path)))
+        } catch {
+            if error is CancellationError { return }
+            queue.post(.message("could not save: " + TerminalText.sanitize(Diagnostics.describe(error))))
+        }
+    }
+
+    // MARK: Timings (make bench)
+
+    /// With PHOTOS_BROWSE_TIMINGS=FILE: when the first screen was complete (Unix time, ms) and
+    /// each key's time from arrival to the end of its frame's write (µs).
+    private func writeTimings() {
+        guard let timings else { return }
+        var text = ""
+        if let firstScreen { text += "first_screen_unix_ms \(Int64(firstScreen.timeIntervalSince1970 * 1000))\n" }
+        for latency in keyLatencies {
+            let (seconds, attoseconds) = latency.components
+            text += "key_to_drawn_us \(seconds * 1_000_000 + attoseconds / 1_000_000_000_000)\n"
+        }
+        try? text.write(toFile: timings, atomically: true, encoding: .utf8)
+    }
+}
+
+/// Events for the interface thread: posted from any thread, taken all at once.
+final class EventQueue<Event: Sendable>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var events: [Event] = []
+
+    func post(_ event: Event) {
+        condition.lock()
+        events.append(event)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Every event waiting, after waiting for at least one.
+    func next() -> [Event] {
+        condition.lock()
+        defer { condition.unlock() }
+        while events.isEmpty { condition.wait() }
+        let taken = events
+        events.removeAll(keepingCapacity: true)
+        return taken
+    }
+}

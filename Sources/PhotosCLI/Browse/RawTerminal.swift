@@ -1,0 +1,138 @@
+import Foundation
+import PhotosCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The terminal taken over for full-screen use: raw input (termios), the alternate screen, the
+/// cursor hidden, mouse wheel reports on. ``restore()`` gives every bit of it back and is safe to
+/// call from any thread, any number of times; after it, writes are dropped so that nothing drawn
+/// late lands on the user's own screen. A crash (SIGSEGV, SIGILL, SIGABRT, ...) restores the
+/// terminal too, before the runtime's own handler reports it.
+final class RawTerminal: @unchecked Sendable {
+    let input: Int32
+    let output: Int32
+    private var original: termios
+    private let lock = NSLock()
+    private var restored = false
+
+    static let enterSequence = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?1000h\u{1B}[?1006h\u{1B}[H\u{1B}[2J"
+    /// Ends a synchronized update left open, resets colours, stops mouse reports, shows the
+    /// cursor and leaves the alternate screen.
+    static let restoreSequence = "\u{1B}[?2026l\u{1B}[0m\u{1B}[?1006l\u{1B}[?1000l\u{1B}[?25h\u{1B}[?1049l"
+
+    /// Takes the terminal on `input`/`output`.
+    /// - Throws: `PhotosError.usage` when either is not a terminal or its mode cannot be set.
+    init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) throws {
+        self.input = input
+        self.output = output
+        var mode = termios()
+        guard isatty(input) == 1, isatty(output) == 1, tcgetattr(input, &mode) == 0 else {
+            throw PhotosError.usage("browse needs a terminal on stdin and stdout; to print a grid instead use: photos list --format grid")
+        }
+        original = mode
+        var raw = mode
+        raw.c_iflag &= ~tcflag_t(IGNBRK | BRKINT | PARMRK | ISTRIP | INLCR | IGNCR | ICRNL | IXON)
+        raw.c_lflag &= ~tcflag_t(ECHO | ECHONL | ICANON | ISIG | IEXTEN)
+        raw.c_cflag |= tcflag_t(CS8)
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        guard tcsetattr(input, TCSAFLUSH, &raw) == 0 else {
+            throw PhotosError.usage("cannot put the terminal into raw mode: \(String(cString: strerror(errno)))")
+        }
+        CrashRestore.install(original: original, input: input, output: output, sequence: Self.restoreSequence)
+        _ = Output.writeAll(Self.enterSequence, to: output)
+    }
+
+    /// Writes `text` unless the terminal was restored.
+    /// - Throws: `OutputError.failed` when the terminal cannot be written (it went away).
+    func write(_ text: String) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !restored else { return }
+        if let error = Output.writeAll(text, to: output) {
+            throw OutputError.failed(String(cString: strerror(error)))
+        }
+    }
+
+    /// Gives the terminal back as it was. Idempotent; any thread.
+    func restore() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !restored else { return }
+        restored = true
+        _ = Output.writeAll(Self.restoreSequence, to: output)
+        var mode = original
+        _ = tcsetattr(input, TCSAFLUSH, &mode)
+        CrashRestore.uninstall()
+    }
+
+    /// The window's size in cells, and a cell's width over its height when the terminal says.
+    func size() -> (columns: Int, rows: Int, cellAspect: Double?) {
+        var size = winsize()
+        guard ioctl(output, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return (80, 24, nil) }
+        var aspect: Double?
+        if size.ws_xpixel > 0, size.ws_ypixel > 0 {
+            aspect = (Double(size.ws_xpixel) / Double(size.ws_col)) / (Double(size.ws_ypixel) / Double(size.ws_row))
+        }
+        return (Int(size.ws_col), Int(size.ws_row), aspect)
+    }
+}
+
+/// Restores the terminal from a fatal signal's handler: only async-signal-safe calls (tcsetattr,
+/// write) on memory prepared beforehand, then the previous handler (the Swift runtime's
+/// backtracer, or the default action) runs as it would have.
+private enum CrashRestore {
+    static let signals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
+    nonisolated(unsafe) static var mode = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+    nonisolated(unsafe) static var bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 128)
+    nonisolated(unsafe) static var length = 0
+    nonisolated(unsafe) static var input: Int32 = 0
+    nonisolated(unsafe) static var output: Int32 = 1
+    nonisolated(unsafe) static var previous = UnsafeMutablePointer<sigaction>.allocate(capacity: 8)
+    nonisolated(unsafe) static var installed = false
+
+    static func install(original: termios, input: Int32, output: Int32, sequence: String) {
+        mode.initialize(to: original)
+        let utf8 = Array(sequence.utf8.prefix(128))
+        for (index, byte) in utf8.enumerated() { bytes[index] = byte }
+        length = utf8.count
+        Self.input = input
+        Self.output = output
+        for (index, signal) in signals.enumerated() {
+            var action = sigaction()
+            #if canImport(Glibc)
+            action.__sigaction_handler.sa_handler = crashHandler
+            #else
+            action.__sigaction_u.__sa_handler = crashHandler
+            #endif
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = 0
+            sigaction(signal, &action, previous + index)
+        }
+        installed = true
+    }
+
+    static func uninstall() {
+        guard installed else { return }
+        installed = false
+        for (index, signal) in signals.enumerated() { sigaction(signal, previous + index, nil) }
+    }
+}
+
+private func crashHandler(_ signal: Int32) {
+    if CrashRestore.installed {
+        _ = write(CrashRestore.output, CrashRestore.bytes, CrashRestore.length)
+        _ = tcsetattr(CrashRestore.input, TCSANOW, CrashRestore.mode)
+        CrashRestore.installed = false
+    }
+    if let index = CrashRestore.signals.firstIndex(of: signal) {
+        sigaction(signal, CrashRestore.previous + index, nil)
+    }
+    raise(signal)
+}

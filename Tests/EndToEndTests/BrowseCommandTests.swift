@@ -1,0 +1,325 @@
+import FixtureServerKit
+import Foundation
+import PhotosTestSupport
+import Synchronization
+import Testing
+
+/// `photos browse` as a person uses it: the built binary in a tmux pane against the fixture
+/// server, keys sent with send-keys, the screen read with capture-pane. Every wait polls with a
+/// generous deadline, so a loaded machine makes the tests slower, not red.
+@Suite(.serialized) struct BrowseCommandTests {
+    /// The listing requests the server saw: `_page` and `q` of each `/photos` request.
+    final class ListingLog: Sendable {
+        private let entries = Mutex<[(page: String, query: String?)]>([])
+
+        /// A server configuration whose first route records the listing requests (and answers none).
+        var configuration: FixtureServerConfiguration {
+            var configuration = FixtureServerConfiguration()
+            configuration.addRoute { [self] request in
+                if request.path == "/photos" {
+                    entries.withLock { $0.append((request.queryValue("_page") ?? "", request.queryValue("q"))) }
+                }
+                return nil
+            }
+            return configuration
+        }
+
+        var pages: [String] { entries.withLock { $0.map(\.page) } }
+        var queries: [String?] { entries.withLock { $0.map(\.query) } }
+        var count: Int { entries.withLock { $0.count } }
+    }
+
+    /// One run of `photos browse` in a pane: its exit status and stderr land in files.
+    struct Browse {
+        let pane: TmuxPane
+        let status: URL
+        let stderr: URL
+        let shellPID: URL
+
+        /// The exit status, once photos has exited.
+        func exitStatus() -> Int32? {
+            guard let text = try? String(contentsOf: status, encoding: .utf8) else { return nil }
+            return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+
+        func waitForExit() async throws -> Int32 {
+            try await pane.waitFor("photos to exit") { exitStatus() }
+        }
+
+        var errorOutput: String { (try? String(contentsOf: stderr, encoding: .utf8)) ?? "" }
+
+        /// The photos process: the child of the pane's shell.
+        func photosPID() throws -> Int32 {
+            let shell = try String(contentsOf: shellPID, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+            guard let pid = children.split(separator: " ").first.flatMap({ Int32($0) }) else { throw CocoaError(.fileNoSuchFile) }
+            return pid
+        }
+    }
+
+    static let counter = Mutex(0)
+
+    /// Starts `photos browse ARGS` in a `width` x `height` pane with `photos`' environment.
+    static func start(
+        _ photos: PhotosBinary, _ arguments: [String], width: Int = 100, height: Int = 30, environment overrides: [String: String] = [:]
+    ) throws -> Browse {
+        let number = counter.withLock { value -> Int in
+            value += 1
+            return value
+        }
+        let folder = photos.home.appendingPathComponent("browse-\(number)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        func quote(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        var environment = photos.environment
+        environment.merge(overrides) { $1 }
+        environment["LANG"] = "C.UTF-8"
+        let status = folder.appendingPathComponent("status")
+        let stderr = folder.appendingPathComponent("stderr")
+        let shellPID = folder.appendingPathComponent("shell.pid")
+        var script = "#!/bin/sh\n"
+        for (name, value) in environment.sorted(by: { $0.key < $1.key }) { script += "export \(name)=\(quote(value))\n" }
+        script += "cd \(quote(folder.path))\n"
+        script += "echo $$ > \(quote(shellPID.path))\n"
+        script += ([PhotosBinary.executable.path, "browse"] + arguments).map(quote).joined(separator: " ")
+        script += " 2> \(quote(stderr.path))\n"
+        script += "echo $? > \(quote(status.path)).tmp && mv \(quote(status.path)).tmp \(quote(status.path))\n"
+        script += "exec sleep 600\n"
+        let scriptFile = folder.appendingPathComponent("browse.sh")
+        try script.write(to: scriptFile, atomically: true, encoding: .utf8)
+        let pane = try TmuxPane(command: "/bin/sh \(quote(scriptFile.path))", width: width, height: height, folder: folder)
+        return Browse(pane: pane, status: status, stderr: stderr, shellPID: shellPID)
+    }
+
+    static func titles() throws -> [String] {
+        try FixtureFiles.placeholderRecords().compactMap { $0["title"] as? String }
+    }
+
+    /// The status line (the pane's last line).
+    static func statusLine(_ screen: String) -> String {
+        screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).last { !$0.isEmpty } ?? ""
+    }
+
+    static func firstPage(_ screen: String) -> Bool { screen.contains("1/30 of 500") && screen.contains("accusamus beatae ad") }
+
+    // MARK: Tests
+
+    @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
+    func theFirstPageShowsAndMovingPastItRequestsPageTwo() async throws {
+        let log = ListingLog()
+        try await withServer(log.configuration) { _, photos in
+            let browse = try Self.start(photos, ["--provider", "placeholder", "--graphics", "symbols"])
+            defer { browse.pane.kill() }
+            let screen = try await browse.pane.waitForScreen("the first page", Self.firstPage)
+            let titles = try Self.titles()
+            #expect(screen.contains(String(titles[1].prefix(20))) && screen.contains(String(titles[2].prefix(20))))
+            #expect(screen.contains("┌"), "the selected tile is framed")
+            #expect(log.pages == ["1"], "one page until the selection nears its end")
+
+            try browse.pane.send("End")
+            try await browse.pane.waitFor("page 2 to be asked for") { log.pages.contains("2") ? true : nil }
+            try await browse.pane.waitForScreen("page 2 on screen") { Self.statusLine($0).contains("/60 of 500") }
+            #expect(log.pages == ["1", "2"])
+            try browse.pane.send("q")
+            #expect(try await browse.waitForExit() == 0)
+        }
+    }
+
+    @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
+    func enterShowsThePhotoAndEscapeReturnsToTheSamePlace() async throws {
+        try await withServer { _, photos in
+            let titles = try Self.titles()
+            let browse = try Self.start(photos, ["--provider", "placeholder", "--graphics", "symbols"])
+            defer { browse.pane.kill() }
+            try await browse.pane.waitForScreen("the first page", Self.firstPage)
+            // Two rows of tiles: the second Down scrolls a row (the terminal moves what is drawn).
+            try browse.pane.send("Right")
+            try browse.pane.send("Down")
+            try browse.pane.send("Down")
+            let grid = try await browse.pane.waitForScreen("the selection on photo 8, every thumbnail drawn") {
+                Self.statusLine($0).contains("8/30") && !$0.contains("loading")
+            }
+            let colours = try browse.pane.run(["capture-pane", "-p", "-e", "-t", "photos"])
+
+            try browse.pane.send("Enter")
+            let detail = try await browse.pane.waitForScreen("the detail view") { $0.contains(titles[7]) && $0.contains("Esc back") }
+            #expect(detail.contains("placeholder:8"))
+            #expect(detail.contains("Title"))
+
+            // Drawn anew, the grid is what scrolling made of it, colours included.
+            try browse.pane.send("Escape")
+            try await browse.pane.waitForScreen("the same grid again, at the same place") { $0 == grid }
+            #expect(try browse.pane.run(["capture-pane", "-p", "-e", "-t", "photos"]) == colours)
+            try browse.pane.send("q")
+            #expect(try await browse.waitForExit() == 0)
+        }
+    }
+
+    @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
+    func aNewSearchChangesTheListingAndRefreshAsksTheNetworkAgain() async throws {
+        let log = ListingLog()
+        try await withServer(log.configuration) { _, photos in
+            let browse = try Self.start(photos, ["--provider", "placeholder", "--graphics", "symbols"])
+            defer { browse.pane.kill() }
+            try await browse.pane.waitForScreen("the first page", Self.firstPage)
+
+            try browse.pane.send("/")
+            try await browse.pane.waitForScreen("the search field") { Self.statusLine($0).contains("Search:") }
+            try browse.pane.type("dolorem")
+            try browse.pane.send("Enter")
+            let matching = try Self.titles().filter { $0.contains("dolorem") }
+            let screen = try await browse.pane.waitForScreen("the new listing") {
+                Self.statusLine($0).contains("“dolorem”") && Self.statusLine($0).contains("of \(matching.count)")
+            }
+            #expect(screen.contains(String(matching[0].prefix(20))))
+            #expect(!screen.contains("accusamus beatae ad"))
+            #expect(log.queries.last == "dolorem")
+
+            let before = log.count
+            try browse.pane.send("r")
+            try await browse.pane.waitFor("the refresh to reach the server") { log.count > before ? true : nil }
+            #expect(log.queries.last == "dolorem", "refresh asks for the same search")
+            try await browse.pane.waitForScreen("the refreshed listing") { Self.statusLine($0).contains("“dolorem”") && !Self.statusLine($0).contains("loading page") }
+            try browse.pane.send("q")
+            #expect(try await browse.waitForExit() == 0)
+        }
+    }
+
+    @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
+    func aResizeLaysTheGridOutAgain() async throws {
+        try await withServer { _, photos in
+            let titles = try Self.titles()
+            let browse = try Self.start(photos, ["--provider", "placeholder", "--graphics", "symbols"], width: 80, height: 24)
+            defer { browse.pane.kill() }
+            let small = try await browse.pane.waitForScreen("the first page", Self.firstPage)
+            let row = { (screen: String, title: String) in screen.split(separator: "\n").firstIndex { $0.contains(title.prefix(12)) } }
+            #expect(row(small, titles[3]) != row(small, titles[0]), "80 columns: three tiles a row")
+
+            try browse.pane.resize(width: 160, height: 50)
+            let wide = try await browse.pane.waitForScreen("four columns") { screen in
+                row(screen, titles[3]) != nil && row(screen, titles[3]) == row(screen, titles[0])
+            }
+            #expect(Self.statusLine(wide).count > 100, "the status line spans the new width")
+            try browse.pane.send("q")
+            #expect(try await browse.waitForExit() == 0)
+        }
+    }
+
+    @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
+    func quitLeavesTheAlternateScreenWithTheCursorVisible() async throws {
+        try await withServer { _, photos in
+            let browse = try Self.start(photos, ["--provider", "placeholder", "--graphics", "symbols"])
+            defer { browse.pane.kill() }
+            try await browse.pane.waitForScreen("the first page", Self.firstPage)
+            #expect(try browse.pane.display("#{alternate_on}") == "1")
+            #expect(try browse.pane.display("#{cursor_flag}") == "0")
+            try browse.pane.send("q")
+            #expect(try await browse.waitForExit() == 0)
+            #expect(try browse.pane.display("#{alternate_on}") == "0")
+            #expect(try browse.pane.display("#{cursor_flag}") == "1")
+            #expect(browse.errorOutput.isEmpty)
+        }
+    }
+
+    @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
+    func ctrlCLeavesTheSameWayWithExitStatus130() async throws {
+        try await withServer { _, photos in
+            let browse = try Self.start(photos, ["--provider", "placeholder", "--graphics", "symbols"])
+            defer { browse.pane.kill() }
+            try await browse.pane.waitForScreen("the first page", Self.firstPage)
+            try browse.pane.send("C-c")
+            #expect(try await browse.waitForExit() == 130)
+            #expect(try browse.pane.display("#{alternate_on}") == "0")
+            #expect(try browse.pane.display("#{cursor_flag}") == "1")
+            #expect(browse.errorOutput.contains("interrupted"))
+        }
+    }
+
+    @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
+    func sigtermRestoresTheTerminalAndExits143() async throws {
+        try await withServer { _, photos in
+            let browse = try Self.start(photos, ["--provider", "placeholder", "--graphics", "symbols"])
+            defer { browse.pane.kill() }
+            try await browse.pane.waitForScreen("the first page", Self.firstPage)
+            kill(try browse.photosPID(), SIGTERM)
+            #expect(try await browse.waitForExit() == 143)
+            #expect(try browse.pane.display("#{alternate_on}") == "0")
+            #expect(try browse.pane.display("#{cursor_flag}") == "1")
+        }
+    }
+
+    @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
+    func offlineBrowsesTheCacheAndAFailingNetworkFallsBackToIt() async throws {
+        try await withServer { _, photos in
+            let first = try Self.start(photos, ["--provider", "placeholder", "--graphics", "symbols"])
+            defer { first.pane.kill() }
+            try await first.pane.waitForScreen("the first page", Self.firstPage)
+            try first.pane.send("q")
+            #expect(try await first.waitForExit() == 0)
+
+            let offline = try Self.start(photos, ["--provider", "placeholder", "--graphics", "symbols", "--offline"])
+            defer { offline.pane.kill() }
+            let screen = try await offline.pane.waitForScreen("the cached page", Self.firstPage)
+            #expect(Self.statusLine(screen).contains("offline"))
+            try offline.pane.send("q")
+            #expect(try await offline.waitForExit() == 0)
+
+            // Nothing listens on port 1: the refresh fails and the cached page stays, said so.
+            let unreachable = try Self.start(
+                photos, ["--provider", "placeholder", "--graphics", "symbols"], width: 200,
+                environment: ["PHOTOS_PLACEHOLDER_API": "https://127.0.0.1:1"])
+            defer { unreachable.pane.kill() }
+            try await unreachable.pane.waitForScreen("the cached page", Self.firstPage)
+            try unreachable.pane.send("r")
+            let fallback = try await unreachable.pane.waitForScreen("the fallback") { Self.statusLine($0).contains("network failed") }
+            #expect(Self.firstPage(fallback))
+            try unreachable.pane.send("q")
+            #expect(try await unreachable.waitForExit() == 0)
+        }
+    }
+
+    @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
+    func openRunsTheViewerAndSaveCopiesTheFullImageIntoTheSaveFolder() async throws {
+        try await withServer { _, photos in
+            let opened = photos.home.appendingPathComponent("opened.txt")
+            let opener = photos.home.appendingPathComponent("viewer.sh")
+            try "#!/bin/sh\necho \"$1\" > '\(opened.path)'\n".write(to: opener, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
+            let saves = photos.home.appendingPathComponent("saved pictures")
+            let config = photos.home.appendingPathComponent("config.toml")
+            try "[save]\ndir = \"\(saves.path)\"\n".write(to: config, atomically: true, encoding: .utf8)
+
+            let browse = try Self.start(
+                photos, ["--provider", "placeholder", "--graphics", "symbols"], width: 160,
+                environment: ["PHOTOS_OPENER": opener.path, "PHOTOS_CONFIG": config.path])
+            defer { browse.pane.kill() }
+            try await browse.pane.waitForScreen("the first page", Self.firstPage)
+
+            try browse.pane.send("s")
+            let saved = try await browse.pane.waitFor("the saved file") { () -> String? in
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: saves.appendingPathComponent("placeholder").path)) ?? []
+                return names.first { $0.hasPrefix("1.") && !$0.hasSuffix(".part") }
+            }
+            let savedFile = saves.appendingPathComponent("placeholder").appendingPathComponent(saved)
+            #expect(((try? FileManager.default.attributesOfItem(atPath: savedFile.path)[.size] as? Int) ?? 0) > 0)
+            try await browse.pane.waitForScreen("the status line saying so") { Self.statusLine($0).contains("saved") }
+
+            try browse.pane.send("o")
+            let path = try await browse.pane.waitFor("the viewer to run") { () -> String? in
+                (try? String(contentsOf: opened, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            #expect(FileManager.default.fileExists(atPath: path), "the viewer gets the cached full image")
+            try await browse.pane.waitForScreen("the status line saying so") { Self.statusLine($0).contains("opened with viewer.sh") }
+            try browse.pane.send("q")
+            #expect(try await browse.waitForExit() == 0)
+        }
+    }
+
+    @Test func withoutATerminalBrowseExits64AndSuggestsTheGrid() async throws {
+        try await withServer { _, photos in
+            let run = try await photos.run(["browse", "--provider", "placeholder"])
+            #expect(run.status == 64)
+            #expect(run.stderr.contains("photos list --format grid"))
+            #expect(run.stdout.isEmpty)
+        }
+    }
+}

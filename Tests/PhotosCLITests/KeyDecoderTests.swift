@@ -1,0 +1,63 @@
+import Testing
+
+@testable import PhotosCLI
+
+/// Raw terminal bytes to keys, as xterm, tmux and their kin send them.
+struct KeyDecoderTests {
+    static func keys(_ text: String) -> [BrowseKey] {
+        var decoder = KeyDecoder()
+        return decoder.decode(Array(text.utf8))
+    }
+
+    @Test(arguments: [
+        ("\u{1B}[A", BrowseKey.up), ("\u{1B}[B", .down), ("\u{1B}[C", .right), ("\u{1B}[D", .left),
+        ("\u{1B}OA", .up), ("\u{1B}OD", .left), ("\u{1B}[1;5C", .right), ("\u{1B}[1;2B", .down),
+        ("\u{1B}[5~", .pageUp), ("\u{1B}[6~", .pageDown), ("\u{1B}[H", .home), ("\u{1B}[F", .end),
+        ("\u{1B}OH", .home), ("\u{1B}OF", .end), ("\u{1B}[1~", .home), ("\u{1B}[4~", .end), ("\u{1B}[7~", .home),
+        ("\u{1B}[8~", .end), ("\r", .enter), ("\n", .enter), ("\u{7F}", .backspace), ("\u{08}", .backspace),
+        ("\u{03}", .interrupt), ("\u{15}", .clearLine), ("\t", .tab), ("q", .character("q")), ("/", .character("/")),
+        ("é", .character("é")), ("\u{1B}[<64;10;5M", .wheelUp), ("\u{1B}[<65;1;1M", .wheelDown),
+    ])
+    func decodesOneKey(bytes: String, key: BrowseKey) {
+        #expect(Self.keys(bytes) == [key])
+    }
+
+    @Test func severalKeysInOneRead() {
+        #expect(Self.keys("jj\u{1B}[Bq") == [.character("j"), .character("j"), .down, .character("q")])
+    }
+
+    @Test func sequencesTheBrowserDoesNotUseAreSwallowedWhole() {
+        #expect(Self.keys("\u{1B}[3~\u{1B}[15~\u{1B}[<0;3;4M\u{1B}[<0;3;4m\u{1B}[?2026;2$yx") == [.character("x")])
+        #expect(Self.keys("\u{01}\u{1A}a") == [.character("a")], "other control characters are dropped")
+    }
+
+    @Test func aSequenceCutBetweenReadsIsCompletedByTheNext() {
+        var decoder = KeyDecoder()
+        #expect(decoder.decode(Array("\u{1B}".utf8)).isEmpty)
+        #expect(decoder.hasPending)
+        #expect(decoder.decode(Array("[".utf8)).isEmpty)
+        #expect(decoder.decode(Array("6~".utf8)) == [.pageDown])
+        #expect(!decoder.hasPending)
+        #expect(decoder.decode([0xC3]).isEmpty)
+        #expect(decoder.decode([0xA9]) == [.character("é")])
+    }
+
+    @Test func aLoneEscapeIsTheEscapeKeyOnceNothingFollows() {
+        var decoder = KeyDecoder()
+        #expect(decoder.decode([0x1B]).isEmpty)
+        #expect(decoder.flush() == [.escape])
+        #expect(!decoder.hasPending)
+        #expect(decoder.decode([0x1B, UInt8(ascii: "q")]) == [.escape, .character("q")], "Alt+q: Escape, then q")
+        #expect(decoder.decode([0x1B, 0x1B]) == [.escape])
+        #expect(decoder.flush() == [.escape])
+    }
+
+    @Test func invalidUTF8AndRunawaySequencesAreDropped() {
+        #expect(Self.keys("\u{FFFD}") == [], "U+FFFD from a bad byte is not a key")
+        var decoder = KeyDecoder()
+        #expect(decoder.decode([0xFF, 0x80, UInt8(ascii: "a")]) == [.character("a")])
+        let runaway = [0x1B, UInt8(ascii: "[")] + Array(repeating: UInt8(ascii: "1"), count: 100)
+        _ = decoder.decode(runaway)
+        #expect(decoder.decode(Array("j".utf8)).last == .character("j"))
+    }
+}
