@@ -132,7 +132,7 @@ public struct CommonsProvider: RegisteredProvider {
         guard let raw = page.pageID, Self.isValidID(raw), !page.isMissing, page.namespace == nil || page.namespace == 6,
             let info = page.info, Self.isBitmap(info.mime)
         else { return nil }
-        return Photo(
+        var photo = Photo(
             id: PhotoID(provider: Self.name, raw: raw),
             title: Self.displayTitle(page.title),
             owner: info.text("Artist") ?? Self.nonEmpty(info.user),
@@ -144,6 +144,28 @@ public struct CommonsProvider: RegisteredProvider {
             takenAt: CommonsDates.taken(info.text("DateTimeOriginal")),
             uploadedAt: CommonsDates.timestamp(info.timestamp)
         )
+        photo.sizes = Self.sizes(of: photo, info: info)
+        return photo
+    }
+
+    /// The thumbnail, the standard widths below the original, and the original: all known from
+    /// the listing, so `photos save` chooses a size without asking for the detail.
+    static func sizes(of photo: Photo, info: CommonsImageInfo) -> [PhotoSize] {
+        var sizes: [PhotoSize] = []
+        if let thumbnail = photo.thumbnailURL {
+            sizes.append(PhotoSize(label: "thumbnail", width: info.thumbWidth, height: info.thumbHeight, url: thumbnail))
+            if let thumbWidth = info.thumbWidth, let width = photo.width, let height = photo.height {
+                for step in CommonsAPI.detailSteps where step.width < width {
+                    guard let url = CommonsAPI.thumbnail(thumbnail, width: thumbWidth, at: step.width) else { continue }
+                    let scaled = Int((Double(height) * Double(step.width) / Double(width)).rounded())
+                    sizes.append(PhotoSize(label: step.label, width: step.width, height: max(1, scaled), url: url))
+                }
+            }
+        }
+        if let original = photo.imageURL {
+            sizes.append(PhotoSize(label: "original", width: photo.width, height: photo.height, url: original))
+        }
+        return sizes
     }
 
     // MARK: Detail
@@ -167,20 +189,6 @@ public struct CommonsProvider: RegisteredProvider {
         // A missing page, a page that is not a file, or a file without an image: no such photo.
         guard let photo = photo(from: page), let info = page.info else { throw PhotosError.notFound(id) }
 
-        var sizes: [PhotoSize] = []
-        if let thumbnail = photo.thumbnailURL {
-            sizes.append(PhotoSize(label: "thumbnail", width: info.thumbWidth, height: info.thumbHeight, url: thumbnail))
-            if let thumbWidth = info.thumbWidth, let width = photo.width, let height = photo.height {
-                for step in CommonsAPI.detailSteps where step.width < width {
-                    guard let url = CommonsAPI.thumbnail(thumbnail, width: thumbWidth, at: step.width) else { continue }
-                    let scaled = Int((Double(height) * Double(step.width) / Double(width)).rounded())
-                    sizes.append(PhotoSize(label: step.label, width: step.width, height: max(1, scaled), url: url))
-                }
-            }
-        }
-        if let original = photo.imageURL {
-            sizes.append(PhotoSize(label: "original", width: photo.width, height: photo.height, url: original))
-        }
 
         var extra: [String: String] = [:]
         if let license = info.text("LicenseShortName") { extra["license"] = license }
@@ -194,7 +202,7 @@ public struct CommonsProvider: RegisteredProvider {
             description: info.text("ImageDescription"),
             takenAt: photo.takenAt,
             uploadedAt: photo.uploadedAt,
-            sizes: sizes,
+            sizes: photo.sizes,
             extra: extra
         )
     }

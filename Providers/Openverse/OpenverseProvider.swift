@@ -160,6 +160,14 @@ public struct OpenverseProvider: RegisteredProvider {
     /// The unified photo, or nil when the record has no valid id.
     func photo(from image: OpenverseImage) -> Photo? {
         guard let raw = image.id, Self.isValidID(raw) else { return nil }
+        let thumbnail = image.thumbnail.flatMap(Self.allowed)
+        let original = image.url.flatMap(Self.allowed)
+        let width = image.width.flatMap { $0 > 0 ? $0 : nil }
+        let height = image.height.flatMap { $0 > 0 ? $0 : nil }
+        // The listing names both sizes: `photos save` chooses without asking for the detail.
+        var sizes: [PhotoSize] = []
+        if let thumbnail { sizes.append(PhotoSize(label: "thumbnail", width: nil, height: nil, url: thumbnail)) }
+        if let original { sizes.append(PhotoSize(label: "original", width: width, height: height, url: original)) }
         return Photo(
             id: PhotoID(provider: Self.name, raw: raw),
             title: image.title ?? "",
@@ -169,7 +177,8 @@ public struct OpenverseProvider: RegisteredProvider {
             width: image.width.flatMap { $0 > 0 ? $0 : nil },
             height: image.height.flatMap { $0 > 0 ? $0 : nil },
             pageURL: image.foreignLandingURL.flatMap(Self.allowed),
-            tags: image.tags
+            tags: image.tags,
+            sizes: sizes
         )
     }
 
@@ -193,11 +202,6 @@ public struct OpenverseProvider: RegisteredProvider {
         guard let photo = photo(from: image), photo.id == id else {
             throw PhotosError.badData(provider: Self.name, detail: "the images/\(id.raw)/ response does not describe \(id)")
         }
-        var sizes: [PhotoSize] = []
-        if let thumbnail = photo.thumbnailURL { sizes.append(PhotoSize(label: "thumbnail", width: nil, height: nil, url: thumbnail)) }
-        if let original = photo.imageURL {
-            sizes.append(PhotoSize(label: "original", width: photo.width, height: photo.height, url: original))
-        }
         var extra: [String: String] = [:]
         if let license = image.licenseName { extra["license"] = license }
         if let url = image.licenseURL.flatMap(Self.allowed) { extra["license_url"] = url }
@@ -207,7 +211,7 @@ public struct OpenverseProvider: RegisteredProvider {
         if let creatorURL = image.creatorURL.flatMap(Self.allowed) { extra["creator_url"] = creatorURL }
         if let category = Self.nonEmpty(image.category) { extra["category"] = category }
         if let filetype = Self.nonEmpty(image.filetype) { extra["filetype"] = filetype }
-        return PhotoDetail(photo: photo, tags: image.tags, sizes: sizes, extra: extra)
+        return PhotoDetail(photo: photo, tags: image.tags, sizes: photo.sizes, extra: extra)
     }
 
     // MARK: Requests
