@@ -2,7 +2,12 @@
 SWIFT ?= swift
 BENCH_PACKAGES := hyperfine nghttp2-client wget2 timg curl strace
 
-.PHONY: all deps build release test demo bench clean
+# Fuzzing: libFuzzer with AddressSanitizer. The Swift driver keeps only the last -sanitize flag
+# when compiling, hence the combined -Xswiftc one; SwiftPM's own flags link the runtimes.
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD := $(SWIFT) build --package-path Fuzz -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address
+
+.PHONY: all deps build release test demo bench clean fuzz fuzz-build
 
 all: build
 
@@ -20,6 +25,13 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+# Every fuzz target for FUZZ_SECONDS each, with the corpus in Fixtures/fuzz/ (see README).
+fuzz: fuzz-build
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh
+
+fuzz-build: deps
+	$(FUZZ_BUILD)
+
 demo: deps
 	@scripts/demo.sh
 
@@ -28,4 +40,4 @@ bench: deps
 	@Benchmarks/run.sh
 
 clean:
-	rm -rf .build
+	rm -rf .build Fuzz/.build
