@@ -108,8 +108,8 @@ path = "a \\"quoted\\" \\\\ path\\t#not a comment" # a comment
 """)
 
 
-# The cache target reads: five listing columns (total, has_more, etag, last_modified,
-# fetched_at), a photo count (mod 6), then 13 columns per photo (provider, raw, title, owner,
+# The cache target reads: six listing columns (total, has_more, etag, last_modified,
+# fetched_at, stored_at), a photo count (mod 6), then 13 columns per photo (provider, raw, title, owner,
 # thumbnail_url, image_url, width, height, page_url, taken_at, uploaded_at, tags, updated_at).
 # Each column is a tag byte (mod 6: NULL, integer, real, text, blob, an edge number) and its value.
 NULL = b"\x00"
@@ -145,13 +145,13 @@ def photo(raw, title, tags):
 
 
 def cache():
-    listing = integer(28) + integer(1) + text('"etag"') + text("Mon, 01 Jan 2024 00:00:00 GMT") + real(1_699_999_900)
+    listing = integer(28) + integer(1) + text('"etag"') + text("Mon, 01 Jan 2024 00:00:00 GMT") + real(1_699_999_900) + real(1_699_999_000)
     write("cache", "fresh", listing + b"\x02" + photo("1", "a dog", '["dog","beach"]') + photo("2", "", "[]"))
-    stale = NULL + text("yes") + NULL + blob(b"\x00\xff") + real(1_000_000_000)
+    stale = NULL + text("yes") + NULL + blob(b"\x00\xff") + real(1_000_000_000) + text("1000")
     odd = b"".join([text("stub"), integer(3), blob(b"title"), NULL, integer(7), real(1.5), real(1e300), text("wide"),
                     NULL, edge(0), edge(1), text("[1,"), NULL])
     write("cache", "stale-odd", stale + b"\x01" + odd)
-    write("cache", "old", integer(0) + integer(0) + NULL + NULL + edge(0) + b"\x00")
+    write("cache", "old", integer(0) + integer(0) + NULL + NULL + edge(0) + edge(1) + b"\x00")
 
 
 if __name__ == "__main__":

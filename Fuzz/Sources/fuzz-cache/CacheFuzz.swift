@@ -5,12 +5,12 @@ import PhotosCache
 import PhotosCore
 
 // The cache's listing records as read back from the index: the fuzz input becomes the stored
-// listing's columns (total, has_more, validators, fetched_at) and up to five photo rows, each
-// column NULL, an integer, a real, text or a blob, as a tampered or damaged index might hold
-// them. The cache then serves the page offline, then normally (its provider is down, so an old
-// page is served stale), and looks each photo up. Nothing read from the disk may crash photos:
-// a finding is a crash, a hang, runaway memory, or a page whose age is not a number of seconds
-// photos can print.
+// listing's columns (total, has_more, validators, fetched_at, stored_at) and up to five photo
+// rows, each column NULL, an integer, a real, text or a blob, as a tampered or damaged index
+// might hold them. The cache then serves the page offline, then normally (its provider is down,
+// so an old page is served stale), looks each photo up and counts its statistics. Nothing read
+// from the disk may crash photos: a finding is a crash, a hang, runaway memory, or an age (of a
+// page, of the oldest entry) that is not a number of seconds photos can print.
 
 /// A provider that is always down: stale pages are served from the index.
 struct DownProvider: PhotoProvider {
@@ -92,14 +92,17 @@ let photoColumns = [
 public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let bench else { return 0 }
     var input = FuzzReader(fuzzBytes(data, size))
-    let listing = (0..<5).map { _ in value(&input) }
+    let listing = (0..<6).map { _ in value(&input) }
     let count = Int(input.byte() % 6)
     let photos = (0..<count).map { _ in photoColumns.map { _ in value(&input) } }
 
     // Rows the schema's NOT NULL constraints refuse are left out, as SQLite would refuse them.
     try? bench.queue.write { db in
         try? db.execute(
-            sql: "UPDATE listing SET total = ?, has_more = ?, etag = ?, last_modified = ?, fetched_at = ? WHERE id = ?",
+            sql: """
+                UPDATE listing SET total = ?, has_more = ?, etag = ?, last_modified = ?, fetched_at = ?, stored_at = ?
+                WHERE id = ?
+                """,
             arguments: StatementArguments(listing + [bench.listingID.databaseValue]))
         try db.execute(sql: "DELETE FROM listing_photo")
         try db.execute(sql: "DELETE FROM photo")
@@ -134,6 +137,12 @@ public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     }
     for position in 0..<count {
         _ = cache.cachedPhoto(PhotoID(provider: "stub", raw: String(position)))
+    }
+    if let oldest = (try? cache.statistics())?.oldestEntry {
+        let age = now.timeIntervalSince(oldest)
+        guard age.isFinite, abs(age) < 9.0e18 else {
+            violated("the oldest entry's age is a number of seconds", "\(oldest.timeIntervalSince1970)")
+        }
     }
     return 0
 }
