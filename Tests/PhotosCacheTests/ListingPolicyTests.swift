@@ -118,6 +118,27 @@ import Testing
         #expect(stale.origin == .stale(reason: "cannot connect to api.example (refused)") && Int(exactly: stale.age) != nil)
     }
 
+    /// Found by the cache fuzz target: a stored_at of inf (or -1e300) became the oldest entry of
+    /// `photos cache stats`, whose age in seconds (an Int) crashed it.
+    @Test(arguments: [Double.infinity, -Double.infinity, -1e300, 1e300, -1])
+    func statisticsLeaveTimesThatAreNotTimesOut(storedAt: Double) async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let cache = bed.cache()
+        defer { cache.close() }
+        let provider = FakeProvider { _, _ in .page(FakeProvider.photos("p", count: 1)) }
+        _ = try await cache.listing(ListQuery(page: 1, perPage: 1), from: provider, mode: .normal)
+        bed.clock.advance(100)
+        _ = try await cache.listing(ListQuery(page: 2, perPage: 1), from: provider, mode: .normal)
+        try cache.index.write { db in
+            try db.execute(sql: "UPDATE listing SET stored_at = ? WHERE page = 1", arguments: [storedAt])
+        }
+        let oldest = try #require(try cache.statistics().oldestEntry)
+        #expect(oldest == bed.clock.now, "the one listing with a real time")
+        try cache.index.write { db in try db.execute(sql: "UPDATE listing SET stored_at = ?", arguments: [storedAt]) }
+        #expect(try cache.statistics().oldestEntry == nil)
+    }
+
     @Test func listingKeysAreProviderQueryFiltersPageAndPerPage() {
         let key = ListingKey(provider: "flickr", query: ListQuery(text: " dogs ", page: 2, perPage: 50, filters: ["b": "2", "a": "1"]))
         #expect(key.key == "flickr\u{1F}q=dogs\u{1F}a=1&b=2\u{1F}2\u{1F}50")
