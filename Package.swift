@@ -40,6 +40,13 @@ let package = Package(
         .executable(name: "photos-fixture-server", targets: ["photos-fixture-server"]),
         .library(name: "PhotosTransport", targets: ["PhotosTransport"]),
         .library(name: "FixtureServerKit", targets: ["FixtureServerKit"]),
+        // For the fuzz targets in Fuzz/ (a package of their own that builds only what each needs).
+        .library(name: "PhotosCore", targets: ["PhotosCore"]),
+        .library(name: "PhotosProviders", targets: ["PhotosProviders"]),
+        .library(name: "PhotosTerminal", targets: ["PhotosTerminal"]),
+        .library(name: "PhotosImaging", targets: ["PhotosImaging"]),
+        .library(name: "PhotosCache", targets: ["PhotosCache"]),
+        .library(name: "PhotosCLI", targets: ["PhotosCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -168,9 +168,9 @@ extension PhotoCache {
                 arguments: [key.key])
             else { return nil }
             guard let id: Int64 = row.value("id"), var fetchedAt: Double = row.value("fetched_at") else { return nil }
-            // A time that is not a time, or one in the future, makes the page as old as can be:
-            // it is revalidated, and its age stays a number.
-            if !fetchedAt.isFinite || fetchedAt > now.timeIntervalSince1970 + 86_400 { fetchedAt = 0 }
+            // A time that is not a time, one before 1970 or one in the future, makes the page as old
+            // as can be: it is revalidated, and its age stays a number of seconds photos can print.
+            if !fetchedAt.isFinite || fetchedAt < 0 || fetchedAt > now.timeIntervalSince1970 + 86_400 { fetchedAt = 0 }
             let photos = try Row.fetchAll(
                 db,
                 sql: """

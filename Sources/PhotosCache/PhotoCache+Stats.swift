@@ -49,8 +49,15 @@ extension PhotoCache {
             let imageBytes = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM image") ?? 0
             let pages = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
             let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
+            // Times that are not times (infinite, before 1970, in the future: a tampered index) are
+            // left out, so that the oldest entry is a date photos can print.
             let oldest = try Double.fetchOne(
-                db, sql: "SELECT MIN(t) FROM (SELECT MIN(stored_at) AS t FROM listing UNION ALL SELECT MIN(created_at) FROM image)")
+                db,
+                sql: """
+                    SELECT MIN(t) FROM (SELECT MIN(stored_at) AS t FROM listing WHERE stored_at BETWEEN 0 AND ?1
+                        UNION ALL SELECT MIN(created_at) FROM image WHERE created_at BETWEEN 0 AND ?1)
+                    """,
+                arguments: [now.timeIntervalSince1970 + 86_400])
             let runs = try Row.fetchOne(
                 db,
                 sql: """

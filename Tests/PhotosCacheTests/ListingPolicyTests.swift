@@ -1,5 +1,6 @@
 import FixtureServerKit
 import Foundation
+import GRDB
 import PhotosCore
 import PhotosTransport
 import PlaceholderProvider
@@ -113,6 +114,48 @@ import Testing
         await #expect(throws: TransportError.cannotConnect(host: "api.example", detail: "refused")) {
             _ = try await cache.listing(ListQuery(page: 2, perPage: 2), from: provider, mode: .normal)
         }
+    }
+
+    /// Found by the cache fuzz target: a finite fetch time long before 1970 made the age 1e300
+    /// seconds, which `photos list --format json` turned into an Int and crashed on.
+    @Test(arguments: [-1e300, -Double.infinity, -1, 1e300])
+    func aTamperedFetchTimeGivesAnAgeOfSecondsPhotosCanPrint(fetchedAt: Double) async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let cache = bed.cache(ttl: 600)
+        defer { cache.close() }
+        let provider = FakeProvider { _, _ in .page(FakeProvider.photos("p", count: 2)) }
+        let query = ListQuery(page: 1, perPage: 2)
+        _ = try await cache.listing(query, from: provider, mode: .normal)
+        try cache.index.write { db in try db.execute(sql: "UPDATE listing SET fetched_at = ?", arguments: [fetchedAt]) }
+
+        let offline = try await cache.listing(query, from: provider, mode: .offline)
+        #expect(offline.age == bed.clock.now.timeIntervalSince1970, "as old as can be, and a whole number of seconds")
+        #expect(Int(exactly: offline.age) != nil)
+        provider.answer { _, _ in .failure(TransportError.cannotConnect(host: "api.example", detail: "refused")) }
+        let stale = try await cache.listing(query, from: provider, mode: .normal)
+        #expect(stale.origin == .stale(reason: "cannot connect to api.example (refused)") && Int(exactly: stale.age) != nil)
+    }
+
+    /// Found by the cache fuzz target: a stored_at of inf (or -1e300) became the oldest entry of
+    /// `photos cache stats`, whose age in seconds (an Int) crashed it.
+    @Test(arguments: [Double.infinity, -Double.infinity, -1e300, 1e300, -1])
+    func statisticsLeaveTimesThatAreNotTimesOut(storedAt: Double) async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let cache = bed.cache()
+        defer { cache.close() }
+        let provider = FakeProvider { _, _ in .page(FakeProvider.photos("p", count: 1)) }
+        _ = try await cache.listing(ListQuery(page: 1, perPage: 1), from: provider, mode: .normal)
+        bed.clock.advance(100)
+        _ = try await cache.listing(ListQuery(page: 2, perPage: 1), from: provider, mode: .normal)
+        try cache.index.write { db in
+            try db.execute(sql: "UPDATE listing SET stored_at = ? WHERE page = 1", arguments: [storedAt])
+        }
+        let oldest = try #require(try cache.statistics().oldestEntry)
+        #expect(oldest == bed.clock.now, "the one listing with a real time")
+        try cache.index.write { db in try db.execute(sql: "UPDATE listing SET stored_at = ?", arguments: [storedAt]) }
+        #expect(try cache.statistics().oldestEntry == nil)
     }
 
     @Test func listingKeysAreProviderQueryFiltersPageAndPerPage() {
