@@ -44,11 +44,13 @@ enum JPEGCodec {
             try data.withUnsafeBytes { raw in
                 guard let source = raw.bindMemory(to: UInt8.self).baseAddress else { throw ImageDecodingError.empty }
                 let status = pixels.withUnsafeMutableBufferPointer { destination in
-                    // STOPONWARNING: a truncated or damaged file is refused rather than drawn half grey.
+                    // STOPONWARNING: a truncated or damaged file is refused rather than drawn half
+                    // grey. LIMITSCANS: a progressive file of over 500 scans is refused, since
+                    // every scan is another pass over all coefficients (kilobytes costing minutes).
                     tjDecompress2(
                         handle, source, UInt(raw.count), destination.baseAddress,
                         Int32(size.width), 0, Int32(size.height), Int32(TJPF_RGBA.rawValue),
-                        TJFLAG_STOPONWARNING
+                        TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS
                     )
                 }
                 guard status == 0 else { throw ImageDecodingError.corrupt(.jpeg, message(handle)) }

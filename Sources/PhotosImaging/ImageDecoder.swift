@@ -128,6 +128,16 @@ public struct ImageDecoder: Sendable {
         }
     }
 
+    /// The size `decode(_:minimumSize:)` produces for an image with `header` (PNG is never
+    /// scaled while decoding).
+    public func outputSize(of header: ImageHeader, minimumSize: PixelSize?) -> PixelSize {
+        switch header.format {
+        case .jpeg: return JPEGCodec.scaledSize(of: header.size, covering: minimumSize)
+        case .png: return header.size
+        case .webp: return WebPCodec.scaledSize(of: header.size, covering: minimumSize)
+        }
+    }
+
     /// Reads and decodes the file at `url`; see `decode(_:minimumSize:)`.
     /// - Throws: `ImageDecodingError` (`.unreadable` when the file cannot be read).
     public func decode(contentsOf url: URL, minimumSize: PixelSize? = nil) throws -> DecodedImage {

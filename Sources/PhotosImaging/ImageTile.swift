@@ -2,8 +2,11 @@ import Foundation
 
 /// Decode-and-render of one image file into a box of cells, through the tile cache when given.
 enum ImageTile {
+    /// The decoded pixels live from the decode to the end of the render, inside a reservation
+    /// of `budget`: tiles rendered at the same time hold at most its capacity between them.
     static func render(
-        file: URL, box: CellSize, renderer: ChafaRenderer, decoder: ImageDecoder, cache: TileCache?
+        file: URL, box: CellSize, renderer: ChafaRenderer, decoder: ImageDecoder, cache: TileCache?,
+        budget: DecodeBudget = .shared
     ) throws -> RenderedTile {
         let key = cache?.key(for: file, box: box, renderer: renderer)
         if let cache, let key, let hit = cache.load(key: key) { return hit }
@@ -11,8 +14,12 @@ enum ImageTile {
         let data = try ImageDecoder.read(file)
         let header = try decoder.header(of: data)
         let cells = renderer.cellSize(forImage: header.size, maxColumns: box.columns, maxRows: box.rows)
-        let image = try decoder.decode(data, minimumSize: renderer.pixelSizeNeeded(for: cells))
-        let output = renderer.render(image, cells: cells)
+        let minimum = renderer.pixelSizeNeeded(for: cells)
+        let pixels = decoder.outputSize(of: header, minimumSize: minimum)
+        // The header check bounds width * height, so this product cannot overflow.
+        let output = try budget.withReservation(of: pixels.width * pixels.height * 4) {
+            renderer.render(try decoder.decode(data, minimumSize: minimum), cells: cells)
+        }
         guard !output.isEmpty else { throw ImageDecodingError.corrupt(header.format, "nothing rendered") }
         let tile = RenderedTile(cells: cells, output: output)
         if let cache, let key { cache.store(tile, key: key) }

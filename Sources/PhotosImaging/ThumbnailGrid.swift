@@ -83,15 +83,18 @@ public enum ThumbnailGrid {
         return (text, failures)
     }
 
-    /// Decodes and renders every thumbnail, spread over the cores; nil where it failed.
-    static func renderImages(tiles: [GridTile], box: CellSize, graphics: TerminalGraphics, cache: TileCache?) -> [RenderedTile?] {
+    /// Decodes and renders every thumbnail, spread over the cores, with the decoded pixels in
+    /// memory at once bounded by `budget`; nil where it failed.
+    static func renderImages(
+        tiles: [GridTile], box: CellSize, graphics: TerminalGraphics, cache: TileCache?, budget: DecodeBudget = .shared
+    ) -> [RenderedTile?] {
         guard graphics.mode != .none else { return Array(repeating: nil, count: tiles.count) }
         let renderer = ChafaRenderer(graphics: graphics)
         let decoder = ImageDecoder()
         let results = ResultSlots(count: tiles.count)
         DispatchQueue.concurrentPerform(iterations: tiles.count) { index in
             guard let path = tiles[index].imagePath else { return }
-            let tile = try? ImageTile.render(file: path, box: box, renderer: renderer, decoder: decoder, cache: cache)
+            let tile = try? ImageTile.render(file: path, box: box, renderer: renderer, decoder: decoder, cache: cache, budget: budget)
             results.set(index, tile)
         }
         return results.values

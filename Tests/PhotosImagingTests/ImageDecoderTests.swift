@@ -156,3 +156,54 @@ import Testing
         }
     }
 }
+
+/// Progressive JPEGs can hold any number of scans, each making the decoder pass over every
+/// coefficient again: a few kilobytes can cost minutes of CPU. TurboJPEG stops at 500 scans.
+@Suite struct ProgressiveScanLimitTests {
+    /// A valid 8x8 grey progressive JPEG with `1 + 63 * 14` scans: the DC scan, then every AC
+    /// coefficient in a band of its own, first at point transform 13 and refined down to 0.
+    /// Every coefficient is zero, so each scan's entropy data is one end-of-band code.
+    static func manyScans(acBands: ClosedRange<Int> = 1...63) -> (data: Data, scans: Int) {
+        func segment(_ marker: UInt8, _ payload: [UInt8]) -> [UInt8] {
+            let length = payload.count + 2
+            return [0xFF, marker, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
+        }
+        func scan(_ start: UInt8, _ end: UInt8, high: UInt8, low: UInt8) -> [UInt8] {
+            segment(0xDA, [1, 1, 0x00, start, end, high << 4 | low]) + [0x7F]
+        }
+        let oneCode: [UInt8] = [1] + [UInt8](repeating: 0, count: 15) + [0]  // one symbol, 0x00
+        var bytes: [UInt8] = [0xFF, 0xD8]
+        bytes += segment(0xDB, [0] + [UInt8](repeating: 1, count: 64))
+        bytes += segment(0xC2, [8, 0, 8, 0, 8, 1, 1, 0x11, 0])  // SOF2: 8x8, one component
+        bytes += segment(0xC4, [0x00] + oneCode + [0x10] + oneCode)
+        bytes += scan(0, 0, high: 0, low: 0)
+        var scans = 1
+        for band in acBands {
+            bytes += scan(UInt8(band), UInt8(band), high: 0, low: 13)
+            scans += 1
+            for low in stride(from: 13, to: 0, by: -1) {
+                bytes += scan(UInt8(band), UInt8(band), high: UInt8(low), low: UInt8(low - 1))
+                scans += 1
+            }
+        }
+        return (Data(bytes + [0xFF, 0xD9]), scans)
+    }
+
+    @Test func aJPEGWithOver500ScansIsRefused() {
+        let (data, scans) = Self.manyScans()
+        #expect(scans == 883)
+        #expect {
+            try ImageDecoder().decode(data)
+        } throws: { error in
+            guard case ImageDecodingError.corrupt(.jpeg, let reason) = error else { return false }
+            return reason.contains("scans")
+        }
+    }
+
+    @Test func aProgressiveJPEGWithFewerScansStillDecodes() throws {
+        let (data, scans) = Self.manyScans(acBands: 1...20)
+        #expect(scans == 281)
+        let image = try ImageDecoder().decode(data)
+        #expect(image.size == PixelSize(width: 8, height: 8))
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import PhotosTerminal
+import Synchronization
 import Testing
 
 @testable import PhotosImaging
@@ -186,5 +187,54 @@ extension String {
     fileprivate func distance(of other: String) -> Int {
         guard let range = range(of: other) else { return -1 }
         return self.distance(from: startIndex, to: range.lowerBound)
+    }
+}
+
+/// The grid decodes its tiles in parallel; the pixels held at once stay within the decode
+/// budget whatever the number of tiles or cores.
+@Suite struct GridDecodeMemoryTests {
+    static let symbols = TerminalGraphics(mode: .symbols, colors: .truecolor)
+
+    @Test func tilesDecodedInParallelStayWithinTheBudget() {
+        // sample.png is 320x240: 307,200 bytes of RGBA, decoded whole (PNG is never scaled).
+        let onePNG = 320 * 240 * 4
+        let budget = DecodeBudget(capacity: onePNG * 2)
+        let tiles = (0..<24).map { GridTile(title: "tile \($0)", id: "t:\($0)", imagePath: Fixture.image("sample.png")) }
+        let images = ThumbnailGrid.renderImages(
+            tiles: tiles, box: CellSize(columns: 20, rows: 15), graphics: Self.symbols, cache: nil, budget: budget)
+        #expect(images.allSatisfy { $0 != nil })
+        #expect(budget.peakBytes <= budget.capacity)
+        #expect(budget.peakBytes >= onePNG)
+    }
+
+    @Test func anImageLargerThanTheBudgetIsDecodedAlone() {
+        let budget = DecodeBudget(capacity: 1000)
+        let tiles = (0..<4).map { GridTile(title: "tile \($0)", id: "t:\($0)", imagePath: Fixture.image("large.jpg")) }
+        let images = ThumbnailGrid.renderImages(
+            tiles: tiles, box: CellSize(columns: 40, rows: 30), graphics: Self.symbols, cache: nil, budget: budget)
+        #expect(images.allSatisfy { $0 != nil })
+        #expect(budget.peakBytes == 1000)
+    }
+
+    @Test func waitingReservationsNeverExceedTheCapacity() {
+        let budget = DecodeBudget(capacity: 100)
+        let holding = Mutex((now: 0, most: 0))
+        let done = DispatchGroup()
+        // Sixteen threads of their own, each holding 40 for a moment: without the budget they
+        // would hold 640 at once.
+        for _ in 0..<16 {
+            done.enter()
+            Thread {
+                budget.withReservation(of: 40) {
+                    holding.withLock { $0.now += 40; $0.most = max($0.most, $0.now) }
+                    usleep(5000)
+                    holding.withLock { $0.now -= 40 }
+                }
+                done.leave()
+            }.start()
+        }
+        done.wait()
+        #expect(holding.withLock { $0.most } <= 80)
+        #expect(budget.peakBytes <= 80)
     }
 }
