@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every fuzz target for FUZZ_SECONDS (default 60) each, one after the other, and prints the
-# executions per target. Build first (make fuzz does): the targets are in Fuzz/.build/release.
+# executions per target. Build first (make fuzz does): the targets are in $FUZZ_BIN
+# (default Fuzz/.build/release; make fuzz-ci builds them in Fuzz/.build/debug).
 #
 # Usage: Fuzz/run.sh [target...]    (targets: provider-<name> for every registered provider,
 #                                    terminal, image, config, cache; default: all of them)
@@ -13,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${FUZZ_SECONDS:-60}
-bin=Fuzz/.build/release
+bin=${FUZZ_BIN:-Fuzz/.build/release}
 work=Fuzz/.build
 
 if [ ! -x "$bin/fuzz-provider" ]; then
@@ -90,6 +91,6 @@ echo
 echo "fuzzing, ${seconds}s per target:"
 printf '%s\n' "${summary[@]}"
 if [ ${#failed[@]} -gt 0 ]; then
-  echo "fuzz findings in: ${failed[*]} (reproduce: Fuzz/.build/release/fuzz-<target> <input>)" >&2
+  echo "fuzz findings in: ${failed[*]} (reproduce: $bin/fuzz-<target> <input>)" >&2
   exit 1
 fi
