@@ -112,6 +112,26 @@ import Testing
         }
     }
 
+    /// `photos save` of a search chooses each photo's size from the listing: one request for the
+    /// listing and one per image, no detail per photo. Not Flickr's fixture search, which holds
+    /// a photo without any url_* extra (its sizes need getSizes), nor NASA, whose search results
+    /// name no original (each needs its asset list).
+    @Test(arguments: ["placeholder", "commons", "openverse"])
+    func savingASearchAsksForNoDetailPerPhoto(provider: String) async throws {
+        let expect = try Expectations(provider)
+        try await withServer { server, photos in
+            let folder = try TemporaryFolder("save-\(provider)")
+            let run = try await photos.run([
+                "save", "--provider", provider, "--query", expect.search, "--limit", String(expect.perPage),
+                "--size", "original", "--to", folder.url.path, "--format", "json",
+            ])
+            #expect(run.status == 0, "\(run.stderr)")
+            let saved = try #require(try run.json()["saved"] as? Int)
+            #expect(saved == expect.perPage)
+            #expect(server.stats().requests == 1 + saved, "the listing, then one request per image")
+        }
+    }
+
     @Test(arguments: providers) func unknownIDIsNotFound(provider: String) async throws {
         let expect = try Expectations(provider)
         try await withServer { _, photos in
