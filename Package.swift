@@ -6,7 +6,7 @@ import PackageDescription
 /// one, its unit tests in Providers/<Name>/Tests (the target `<Name>ProviderTests`). Adding a
 /// provider is its name here, its folder, its Fixtures/<name>/, and one line in
 /// Providers/Registry/StandardProviders.swift.
-let providers = ["Flickr", "Placeholder"]
+let providers = ["Flickr", "Placeholder", "Commons", "Openverse", "NASA"]
 
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
 func hasTests(_ provider: String) -> Bool {
@@ -47,6 +47,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // MARK: C edge
@@ -61,6 +62,8 @@ let package = Package(
             name: "CurlShim", dependencies: ["CCurl"],
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
+        // Extended attributes, where photos save records what a file or a .part holds.
+        .systemLibrary(name: "CXattr"),
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"]), .brew(["chafa"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
@@ -68,7 +71,7 @@ let package = Package(
 
         // MARK: Core and infrastructure
         .target(name: "PhotosCore"),
-        .target(name: "PhotosTransport", dependencies: ["PhotosCore", "CurlShim"]),
+        .target(name: "PhotosTransport", dependencies: ["PhotosCore", "CurlShim", "CXattr"]),
         .target(name: "PhotosTerminal", dependencies: ["PhotosCore"]),
         // Thumbnail grid and previews: decoders + libchafa (kept out of PhotosTerminal's C-free build).
         .target(name: "PhotosImaging", dependencies: ["PhotosCore", "PhotosTerminal", "CChafa", "CTurboJPEG", "CPNG", "CWebP"]),
@@ -83,6 +86,7 @@ let package = Package(
             dependencies: [
                 "PhotosCore", "PhotosTransport", "PhotosTerminal", "PhotosCache", "PhotosImaging", "PhotosProviders",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
         .executableTarget(name: "photos", dependencies: ["PhotosCLI"]),
@@ -126,7 +130,7 @@ let package = Package(
                 "FixtureServerKit", "PhotosTestSupport", "PhotosProviders", "PhotosCore", "PhotosCache", "photos",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
-        .testTarget(name: "PhotosCLITests", dependencies: ["PhotosCLI", "PhotosCache", "PhotosProviders"]),
+        .testTarget(name: "PhotosCLITests", dependencies: ["PhotosCLI", "PhotosCache", "PhotosCore", "PhotosProviders"]),
         .testTarget(
             name: "PhotosCacheTests",
             dependencies: [

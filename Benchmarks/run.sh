@@ -26,7 +26,7 @@ SWIFT=${SWIFT:-swift}
 RUNS=${RUNS:-5}
 FAST_RUNS=$((RUNS * 4))
 BENCH=${BENCH:-all}
-SECTIONS=(transport list cache grid browse)
+SECTIONS=(transport list cache grid providers save browse)
 PRODUCTS=(photos photos-fixture-server photos-grid-sample)
 
 RESULTS="$BENCH_DIR/results"
@@ -128,7 +128,8 @@ build() {
 # is given), sets SERVER_URL and SERVER_CA.
 start_server() {
   local ready="$WORK/server-$1-$BASHPID.json" errors="$WORK/server-$1-$BASHPID.log"
-  "$FIXTURE_SERVER" --port 0 --fixtures "${2:-$ROOT/Fixtures}" --latency-ms "$1" >"$ready" 2>"$errors" &
+  SERVER_ENV="$WORK/server-$1-$BASHPID.env"
+  "$FIXTURE_SERVER" --port 0 --fixtures "${2:-$ROOT/Fixtures}" --latency-ms "$1" --env-file "$SERVER_ENV" >"$ready" 2>"$errors" &
   local pid=$!
   SERVER_PIDS+=("$pid")
   for _ in $(seq 1 300); do
@@ -536,6 +537,111 @@ goal(5, "preview of a 1024 px JPEG < 50 ms CPU", f"{cpu:.1f} ms", cpu < 50 and p
 PY
 }
 
+# Issue 11. `photos save` of a Flickr search: 500 large photos from the search to the last byte
+# at 50 ms latency against curl doing the same work (the listing, then the 500 URLs with
+# --parallel --parallel-max 100); peak RSS of saving 100 and 1000; a re-run of a finished save.
+bench_save() {
+  local latency=50 count=500 streams=100
+  log "== save: $count Flickr photos (large), ${latency} ms latency"
+  start_server "$latency"
+  local url=$SERVER_URL ca=$SERVER_CA
+  export PHOTOS_CA_BUNDLE="$ca" PHOTOS_FLICKR_API="$url/services/rest/" PHOTOS_FLICKR_STATIC="$url/flickr-static" \
+    FLICKR_API_KEY=test-key TERM=dumb
+  local cache="$WORK/save-cache" out="$OUT_BASE/save"
+  local stats=(--stats-url "$url" --ca-file "$ca")
+  # A cold save: the cache is emptied before every run (rm of a small folder, inside the timing).
+  local cold=(sh -c 'rm -rf "$0" && exec "$@"' "$cache" env PHOTOS_CACHE_DIR="$cache")
+  local save=("$PHOTOS" save --provider flickr --query many --size large --format json --to "$out")
+
+  measure "photos" "${stats[@]}" --fresh-dir "$out" --expect-files "$count" --note "section=save" -- \
+    "${cold[@]}" "${save[@]}" --limit "$count"
+
+  # curl: one listing request of 500 with every extra photos asks for, then every url_l with
+  # --parallel (photos walks pages of 100 so that downloads start early: five requests).
+  local extras="description,license,date_upload,date_taken,owner_name,tags,o_dims,views,media,path_alias"
+  extras+=",url_q,url_m,url_n,url_z,url_l,url_h,url_k,url_o"
+  cat >"$WORK/curl-save.sh" <<'SH'
+#!/bin/sh
+# curl-save.sh API CA OUT CONFIG EXTRAS COUNT STREAMS: a Flickr search, then its url_l images.
+set -e
+curl -s --cacert "$2" "$1?method=flickr.photos.search&api_key=test-key&text=many&sort=relevance&extras=$5&per_page=$6&page=1&format=json&nojsoncallback=1" |
+  jq -r '.photos.photo[].url_l | "url = \"" + . + "\""' >"$4"
+exec curl -s --no-progress-meter --parallel --parallel-max "$7" --cacert "$2" --output-dir "$3" --remote-name-all -K "$4"
+SH
+  chmod +x "$WORK/curl-save.sh"
+  if have jq; then
+    measure "curl" "${stats[@]}" --fresh-dir "$out" --expect-files "$count" --note "section=save" -- \
+      "$WORK/curl-save.sh" "$url/services/rest/" "$ca" "$out" "$WORK/curl-save.cfg" "$extras" "$count" "$streams"
+  else
+    log "   curl: skipped (jq is missing)"
+  fi
+
+  # A re-run of the finished save: the listing comes from the cache, every file is there.
+  export PHOTOS_CACHE_DIR="$cache"
+  local done="$WORK/save-done"
+  "$PHOTOS" save --provider flickr --query many --size large --format json --to "$done" --limit "$count" >/dev/null
+  measure "photos re-run" --runs "$FAST_RUNS" --warmup 1 "${stats[@]}" --note "section=save" -- \
+    "$PHOTOS" save --provider flickr --query many --size large --format json --to "$done" --limit "$count"
+
+  # Memory whatever the count: saving 100 and 1000, cold.
+  measure "photos 100" "${stats[@]}" --fresh-dir "$out" --expect-files 100 --note "section=save;rss" -- \
+    "${cold[@]}" "${save[@]}" --limit 100
+  measure "photos 1000" "${stats[@]}" --fresh-dir "$out" --expect-files 1000 --note "section=save;rss" -- \
+    "${cold[@]}" "${save[@]}" --limit 1000
+
+  local gallery=""
+  have gallery-dl || gallery="gallery-dl is not installed"
+  [ -n "$gallery" ] || gallery="its Flickr extractor calls api.flickr.com itself and cannot be pointed at the fixture server"
+
+  report "$count" "$latency" "$streams" "$gallery" <<'PY'
+count, latency, streams, gallery = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+rows = rows("save")
+photos = rows["photos"]
+p = photos["median_wall_ms"]
+print(f"== save (issue 11): `photos save --provider flickr --query many --limit {count} --size large`, cold "
+      f"(empty cache and folder), {latency} ms server latency, median of {photos['runs']} runs")
+print()
+header = (f"{'run':<15} {'median ms':>10} {'min..max ms':>15} {'conns':>6} {'requests':>9} {'CPU ms':>7} "
+          f"{'peak RSS MB':>12}  {'photos/peer':<20} notes")
+print(header)
+print("-" * len(header))
+notes = {
+    "photos": "search (pages of 100) to the last byte, one process",
+    "curl": f"the same listing request, jq, then --parallel --parallel-max {streams}",
+    "photos re-run": "the same save again: listing cached, every file there",
+    "photos 100": "cold save of 100",
+    "photos 1000": "cold save of 1000",
+}
+for name in ("photos", "curl", "photos re-run", "photos 100", "photos 1000"):
+    if name not in rows:
+        continue
+    row = rows[name]
+    m = row["median_wall_ms"]
+    ratio = f"{p / m:.2f} ({mark(p / m <= 0.8)}: <=0.8)" if name == "curl" else ""
+    print(f"{name:<15} {m:>10.0f} {row['min_wall_ms']:>7.0f}..{row['max_wall_ms']:<7.0f} {row['connections']!s:>6} "
+          f"{row['requests']!s:>9} {row['median_cpu_ms']:>7.0f} {row['peak_rss_mb']:>12.1f}  {ratio:<20} "
+          f"{notes[name]}{failed(row)}")
+print()
+rounds = -(-count // streams)
+print(f"latency floor: the listing plus ceil({count}/{streams}) rounds = {(1 + rounds) * latency} ms, plus the transfer time")
+if "curl" in rows:
+    c = rows["curl"]["median_wall_ms"]
+    goal(11, f"save of {count} / curl --parallel <= 0.8", f"{p / c:.2f} ({p:.0f} / {c:.0f} ms)", p / c <= 0.8 and photos["ok"])
+else:
+    goal(11, f"save of {count} / curl --parallel <= 0.8", "curl not run (jq missing)", None)
+rerun = rows["photos re-run"]
+r = rerun["median_wall_ms"]
+goal(11, f"re-run of a finished save of {count} < 150 ms", f"{r:.0f} ms", r < 150 and rerun["ok"])
+goal(11, "re-run makes no request", f"{rerun['requests']} requests", rerun["requests"] == 0)
+small, large = rows["photos 100"], rows["photos 1000"]
+ratio = large["peak_rss_mb"] / small["peak_rss_mb"]
+print(f"peak RSS: {small['peak_rss_mb']:.1f} MB saving 100, {large['peak_rss_mb']:.1f} MB saving 1000: {ratio:.2f}x "
+      f"(goal <= 1.2: {mark(ratio <= 1.2)})")
+print(f"gallery-dl: not measured: {gallery}")
+print()
+goal(11, "peak RSS saving 1000 / saving 100 <= 1.2", f"{ratio:.2f} ({large['peak_rss_mb']:.1f} / {small['peak_rss_mb']:.1f} MB)",
+     ratio <= 1.2 and small["ok"] and large["ok"])
+goal(11, f"save of {count} >= 10x faster than gallery-dl", f"not measured: {gallery}", None)
 # Issue 12. `photos browse` in a 160x50 tmux pane, symbols mode: a key that moves the selection
 # drawn within a frame, 1000 photos scrolled through in bounded memory, and the first screen of
 # tiles about as soon as `photos list --format grid` prints the same page (50 ms latency).
@@ -599,6 +705,45 @@ PY
 # run_section NAME: runs bench_NAME in a subshell that stops its own servers (and removes the
 # test CA) however it ends; records the section as not run when it fails.
 NOT_RUN=()
+# Issue 8. Every keyless provider side by side: `--provider all` must cost about what its slowest
+# provider costs alone (they share one transport, each host its own connection).
+bench_providers() {
+  local latency=50 per_page=20
+  log "== providers: cold photos list --query dogs --per-page $per_page, ${latency} ms latency"
+  start_server "$latency"
+  set -a
+  # shellcheck disable=SC1090
+  . "$SERVER_ENV"
+  set +a
+  export PHOTOS_CACHE_DIR="$WORK/providers-cache"
+  local cold=(--runs "$FAST_RUNS" --stats-url "$SERVER_URL" --ca-file "$SERVER_CA" --fresh-dir "$PHOTOS_CACHE_DIR" --note "section=providers")
+  local name
+  for name in commons openverse nasa flickr all; do
+    measure "$name" "${cold[@]}" -- "$PHOTOS" list --provider "$name" --query dogs --per-page "$per_page" --format json
+  done
+
+  report "$latency" "$per_page" <<'PY'
+latency, per_page = int(sys.argv[1]), int(sys.argv[2])
+rows = rows("providers")
+print(f"== providers (issue 8): cold `photos list --provider P --query dogs --per-page {per_page} --format json` "
+      f"with thumbnails, empty cache each run, {latency} ms server latency, median of {rows['all']['runs']} runs")
+print()
+header = f"{'provider':<10} {'median ms':>10} {'min..max ms':>15} {'conns':>6} {'requests':>9} {'CPU ms':>7} {'peak RSS MB':>12}"
+print(header)
+print("-" * len(header))
+for name in ("commons", "openverse", "nasa", "flickr", "all"):
+    row = rows[name]
+    print(f"{name:<10} {row['median_wall_ms']:>10.0f} {row['min_wall_ms']:>7.0f}..{row['max_wall_ms']:<7.0f} "
+          f"{row['connections']!s:>6} {row['requests']!s:>9} {row['median_cpu_ms']:>7.0f} {row['peak_rss_mb']:>12.1f}{failed(row)}")
+slowest = max(("commons", "openverse", "nasa", "flickr"), key=lambda n: rows[n]["median_wall_ms"])
+ratio = rows["all"]["median_wall_ms"] / rows[slowest]["median_wall_ms"]
+print()
+print(f"all / slowest alone ({slowest}): {ratio:.2f} ({mark(ratio <= 1.3)}: <=1.3)")
+goal(8, f"--provider all / slowest single provider ({slowest}) <= 1.3", f"{ratio:.2f}", ratio <= 1.3 and rows["all"]["ok"])
+print()
+PY
+}
+
 run_section() {
   local name=$1 status=0
   set +e

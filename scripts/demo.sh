@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The main job, offline: start the bundled fixture server (HTTPS, HTTP/2) and run photos
-# against its Flickr and jsonplaceholder emulation with a fresh cache.
+# The main job, offline: start the bundled fixture server (HTTPS, HTTP/2, every provider's API
+# emulated from Fixtures/) and use photos against it as a new user would, with a fresh cache
+# and no configuration: first without any key, then with Flickr's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,34 +17,43 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$bin/photos-fixture-server" --port 0 --latency-ms 20 >"$work/server.json" &
+"$bin/photos-fixture-server" --port 0 --latency-ms 20 --env-file "$work/env" >"$work/server.json" &
 server_pid=$!
-for _ in $(seq 1 100); do [ -s "$work/server.json" ] && break; sleep 0.05; done
+for _ in $(seq 1 200); do [ -s "$work/server.json" ] && [ -s "$work/env" ] && break; sleep 0.05; done
+[ -s "$work/env" ] || { echo "the fixture server did not start" >&2; exit 1; }
 url=$(sed -n 's/.*"url":"\([^"]*\)".*/\1/p' "$work/server.json")
-ca=$(sed -n 's/.*"ca_file":"\([^"]*\)".*/\1/p' "$work/server.json")
-[ -n "$url" ] || { echo "the fixture server did not start" >&2; exit 1; }
 
-export PHOTOS_CA_BUNDLE="$ca"
-export PHOTOS_FLICKR_API="$url/services/rest/"
-export PHOTOS_FLICKR_STATIC="$url/flickr-static"
-export PHOTOS_PLACEHOLDER_API="$url"
-export FLICKR_API_KEY="test-key"
+# Every provider's endpoint and the test CA, pointed at the fixture server.
+set -a
+# shellcheck disable=SC1091
+. "$work/env"
+set +a
 export PHOTOS_CACHE_DIR="$work/cache"
 export PHOTOS_CONFIG="$work/none.toml"
+flickr_key="$FLICKR_API_KEY"
+unset FLICKR_API_KEY
 
 run() {
   printf '\n\033[1m$ %s\033[0m\n' "$*"
   "$bin/$@"
 }
 
-echo "Fixture server at $url (Flickr and jsonplaceholder emulation, 20 ms latency per response)"
-run photos list --provider placeholder --per-page 12
-run photos list --provider flickr --query dogs
-run photos show flickr:53624890009
-run photos list --provider all --per-page 4
-run photos show placeholder:17 --format json
-run photos list --provider flickr --query dogs --format grid --graphics symbols --columns 3
-run photos list --provider flickr --query dogs --offline
+echo "Fixture server at $url: Wikimedia Commons, Openverse, NASA, Flickr and jsonplaceholder,"
+echo "emulated from recorded-format responses, 20 ms latency per response."
+echo
+echo "First run, no key, no configuration:"
+run photos providers
+run photos list --query dogs --per-page 4
+run photos show commons:22459639
+run photos list --provider openverse --query dogs --filter license_type=commercial --per-page 5
+run photos show nasa:as11-40-5874 --format json
+run photos list --provider commons --query dogs --format grid --graphics symbols --columns 3 --per-page 6
+
+echo
+echo "With a Flickr key (FLICKR_API_KEY):"
+export FLICKR_API_KEY="$flickr_key"
+run photos list --provider flickr --query dogs --per-page 10
+run photos list --provider flickr --query dogs --per-page 10 --offline
 run photos cache stats
 echo
 echo "Cache: $(find "$PHOTOS_CACHE_DIR" -type f | wc -l) files under \$PHOTOS_CACHE_DIR"

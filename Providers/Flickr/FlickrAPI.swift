@@ -10,7 +10,7 @@ struct FlickrAPI: Sendable {
     /// Asked for in the listing call itself, so that no request per photo is needed.
     static let extras = [
         "description", "license", "date_upload", "date_taken", "owner_name", "tags", "o_dims", "views",
-        "media", "path_alias", "url_q", "url_m", "url_z", "url_l", "url_o",
+        "media", "path_alias", "url_q", "url_m", "url_n", "url_z", "url_l", "url_h", "url_k", "url_o",
     ].joined(separator: ",")
 
     /// The REST endpoint (`PHOTOS_FLICKR_API`).

@@ -165,6 +165,13 @@ public struct FlickrProvider: RegisteredProvider {
             height = best.height
         }
 
+        // Checked against URLPolicy where one is used (parsing eight URLs per photo here would
+        // cost a listing more than its decoding).
+        let sizes = Self.sizeLabels.compactMap { key, label -> PhotoSize? in
+            guard let size = record.urls[key] else { return nil }
+            return PhotoSize(label: label, width: size.width, height: size.height, url: size.url)
+        }
+
         let owner = Self.nonEmpty(record.ownerName) ?? Self.nonEmpty(record.owner)
         return Photo(
             id: PhotoID(provider: Self.name, raw: raw),
@@ -177,9 +184,17 @@ public struct FlickrProvider: RegisteredProvider {
             pageURL: FlickrAPI.pageURL(owner: Self.nonEmpty(record.owner), id: raw),
             takenAt: FlickrDates.taken(record.dateTaken),
             uploadedAt: FlickrDates.unix(record.dateUpload),
-            tags: Self.tags(record.tags)
+            tags: Self.tags(record.tags),
+            sizes: sizes
         )
     }
+
+    /// The url_* extras by key, smallest first, with the labels flickr.photos.getSizes uses.
+    static let sizeLabels: [(key: String, label: String)] = [
+        ("sq", "Square"), ("t", "Thumbnail"), ("q", "Large Square"), ("s", "Small"), ("n", "Small 320"), ("w", "Small 400"),
+        ("m", "Medium"), ("z", "Medium 640"), ("c", "Medium 800"), ("l", "Large"), ("h", "Large 1600"), ("k", "Large 2048"),
+        ("o", "Original"),
+    ]
 
     // MARK: Requests
 

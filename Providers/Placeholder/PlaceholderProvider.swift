@@ -73,31 +73,48 @@ public struct PlaceholderProvider: RegisteredProvider {
         }
         guard response.isSuccess else { throw Self.httpStatus(response.status) }
         let records: [PlaceholderRecord]
+        let extra: Int
         do {
-            records = try JSONDecoder().decode(PlaceholderRecords.self, from: response.body).records
+            let decoder = JSONDecoder()
+            decoder.userInfo[PlaceholderRecords.limitKey] = limit
+            let decoded = try decoder.decode(PlaceholderRecords.self, from: response.body)
+            records = decoded.records
+            extra = decoded.extra
         } catch {
             throw PhotosError.badData(provider: Self.name, detail: "the /photos response is not a JSON array of photos")
         }
         let photos = records.compactMap(photo(from:))
         let total = response.headers["X-Total-Count"].flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         let hasMore = total.map { page.multipliedSaturating(by: limit) < $0 } ?? (records.count == limit)
+        var listed = PhotoPage(page: page, perPage: limit, total: total, hasMore: hasMore, photos: photos, skippedRecords: records.count - photos.count)
+        listed.extraRecords = extra
         return .modified(
-            PhotoPage(page: page, perPage: limit, total: total, hasMore: hasMore, photos: photos, skippedRecords: records.count - photos.count),
+            listed,
             HTTPValidators(headers: response.headers))
     }
 
     func photo(from record: PlaceholderRecord) -> Photo? {
         guard let raw = record.id, Self.isValidID(raw) else { return nil }
         let imageURL = record.url.flatMap(Self.allowed)
+        let thumbnailURL = record.thumbnailUrl.flatMap(Self.allowed)
         let size = imageURL.map { Self.edge(of: $0) ?? 600 }
+        var sizes: [PhotoSize] = []
+        if let thumbnailURL {
+            let edge = Self.edge(of: thumbnailURL) ?? 150
+            sizes.append(PhotoSize(label: "thumbnail", width: edge, height: edge, url: thumbnailURL))
+        }
+        if let imageURL {
+            sizes.append(PhotoSize(label: "full", width: size, height: size, url: imageURL))
+        }
         return Photo(
             id: PhotoID(provider: Self.name, raw: raw),
             title: record.title ?? "",
-            thumbnailURL: record.thumbnailUrl.flatMap(Self.allowed),
+            thumbnailURL: thumbnailURL,
             imageURL: imageURL,
             width: size,
             height: size,
-            pageURL: "\(base)/photos/\(raw)"
+            pageURL: "\(base)/photos/\(raw)",
+            sizes: sizes
         )
     }
 
@@ -124,17 +141,9 @@ public struct PlaceholderProvider: RegisteredProvider {
             if record.id == nil { throw PhotosError.notFound(id) }
             throw PhotosError.badData(provider: Self.name, detail: "the /photos/\(id.raw) response describes another photo")
         }
-        var sizes: [PhotoSize] = []
-        if let thumbnail = photo.thumbnailURL {
-            let edge = Self.edge(of: thumbnail) ?? 150
-            sizes.append(PhotoSize(label: "thumbnail", width: edge, height: edge, url: thumbnail))
-        }
-        if let image = photo.imageURL {
-            sizes.append(PhotoSize(label: "full", width: photo.width, height: photo.height, url: image))
-        }
         var extra: [String: String] = [:]
         if let album = record.albumId { extra["album"] = String(album) }
-        return PhotoDetail(photo: photo, sizes: sizes, extra: extra)
+        return PhotoDetail(photo: photo, sizes: photo.sizes, extra: extra)
     }
 
     // MARK: Requests

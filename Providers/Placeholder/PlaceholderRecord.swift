@@ -36,6 +36,12 @@ struct PlaceholderRecord: Decodable {
 /// An array whose elements are decoded one by one; an element that is not a record is skipped.
 struct PlaceholderRecords: Decodable {
     var records: [PlaceholderRecord]
+    /// Records past `limit`, counted but not decoded.
+    var extra = 0
+
+    /// The most records decoded, from the decoder's `userInfo[.recordLimit]`: a server that
+    /// sends a million records for a page of 30 costs the parse, not a million decodes.
+    static let limitKey = CodingUserInfoKey(rawValue: "recordLimit")!
 
     private struct Skip: Decodable {
         init(from decoder: any Decoder) throws {}
@@ -44,7 +50,12 @@ struct PlaceholderRecords: Decodable {
     init(from decoder: any Decoder) throws {
         var array = try decoder.unkeyedContainer()
         var records: [PlaceholderRecord] = []
+        let limit = decoder.userInfo[Self.limitKey] as? Int ?? .max
         while !array.isAtEnd {
+            if array.currentIndex >= limit {
+                extra = (array.count ?? array.currentIndex) - array.currentIndex
+                break
+            }
             if let record = try? array.decode(PlaceholderRecord.self) {
                 records.append(record)
             } else {

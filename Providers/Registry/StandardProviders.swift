@@ -1,4 +1,7 @@
+import CommonsProvider
 import FlickrProvider
+import NASAProvider
+import OpenverseProvider
 import PhotosCore
 import PlaceholderProvider
 
@@ -9,5 +12,8 @@ extension ProviderRegistry {
     public static let standard = ProviderRegistry([
         FlickrProvider.self,
         PlaceholderProvider.self,
+        CommonsProvider.self,
+        OpenverseProvider.self,
+        NASAProvider.self,
     ])
 }

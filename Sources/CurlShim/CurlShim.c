@@ -22,6 +22,7 @@ static struct {
     CURLMcode (*multi_wakeup)(CURLM *);
     CURLMcode (*multi_setopt)(CURLM *, CURLMoption, ...);
     CURLMsg *(*multi_info_read)(CURLM *, int *);
+    curl_version_info_data *(*version_info)(CURLversion);
 } curl;
 
 static pthread_once_t photos_curl_once = PTHREAD_ONCE_INIT;
@@ -57,12 +58,18 @@ static void photos_curl_init(void) {
     PHOTOS_RESOLVE(multi_wakeup, "curl_multi_wakeup");
     PHOTOS_RESOLVE(multi_setopt, "curl_multi_setopt");
     PHOTOS_RESOLVE(multi_info_read, "curl_multi_info_read");
+    PHOTOS_RESOLVE(version_info, "curl_version_info");
     photos_curl_init_result = curl.global_init(CURL_GLOBAL_ALL);
 }
 
 CURLcode photos_curl_global_init_once(void) {
     pthread_once(&photos_curl_once, photos_curl_init);
     return photos_curl_init_result;
+}
+
+const curl_version_info_data *photos_curl_version_info(void) {
+    if (photos_curl_global_init_once() != CURLE_OK) return NULL;
+    return curl.version_info(CURLVERSION_NOW);
 }
 
 // Every function below is only reached after photos_curl_global_init_once returned CURLE_OK.

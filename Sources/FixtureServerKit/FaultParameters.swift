@@ -15,6 +15,7 @@ struct FaultParameters {
     var redirect: String?
     var redirects: Int?
     var huge: Int?
+    var gzipBomb = false
     var latencyMilliseconds: Int?
     var etag: String?
 
@@ -39,6 +40,7 @@ struct FaultParameters {
         redirect = request.queryValue("redirect")
         redirects = try int("redirects", 0...1000)
         huge = try int("huge", byteRange)
+        gzipBomb = try int("gzip_bomb", 0...1) == 1
         latencyMilliseconds = try int("latency_ms", 0...600_000)
         etag = request.queryValue("etag")
         if let etag, etag.contains(where: { $0 == "\"" || $0.isNewline }) {

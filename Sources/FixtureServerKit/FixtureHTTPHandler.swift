@@ -181,7 +181,7 @@ final class FixtureHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .buffer(let buffer):
             chunk = buffer.getSlice(at: buffer.readerIndex + state.sent, length: length) ?? ByteBuffer()
         case .generated:
-            chunk = Self.pattern.getSlice(at: state.sent & 0xFF, length: length) ?? ByteBuffer()
+            chunk = Self.pattern.getSlice(at: (state.sent + state.plan.generatedStart) & 0xFF, length: length) ?? ByteBuffer()
         }
         state.sent += length
         if state.remaining == 0 {

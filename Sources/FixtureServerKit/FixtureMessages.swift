@@ -56,11 +56,23 @@ public struct FixtureRequest: Sendable {
             queryPart = pathPart[pathPart.index(after: questionMark)...]
             pathPart = pathPart[..<questionMark]
         }
+        // `/__faults/status=503&retry_after=1/rest...`: faults for every request under an
+        // endpoint, so that a client that builds its own query strings (any provider) can be
+        // pointed at a failing server: `PHOTOS_PLACEHOLDER_API=$URL/__faults/reset_after=100`.
+        var faults: [(String, String)] = []
+        var target = target
+        if pathPart.hasPrefix("/__faults/") {
+            let rest = pathPart.dropFirst("/__faults/".count)
+            let end = rest.firstIndex(of: "/") ?? rest.endIndex
+            faults = Self.parseQuery(rest[..<end])
+            pathPart = end == rest.endIndex ? "/" : rest[end...]
+            target = String(pathPart) + (queryPart.isEmpty ? "" : "?" + queryPart)
+        }
         let decodedPath = String(pathPart).removingPercentEncoding ?? String(pathPart)
         self.init(
             method: method,
             path: decodedPath.isEmpty ? "/" : decodedPath,
-            query: Self.parseQuery(queryPart),
+            query: Self.parseQuery(queryPart) + faults,
             headers: headers,
             target: target
         )
@@ -144,16 +156,28 @@ public struct FixtureServerStats: Sendable, Codable, Equatable {
     public var streams: Int
     /// Requests received over either protocol, except those to `/__stats`.
     public var requests: Int
+    /// GET requests with a `Range` header on a response that could be ranged (a 200).
+    public var ranges: Int
 
-    public init(connections: Int = 0, streams: Int = 0, requests: Int = 0) {
+    public init(connections: Int = 0, streams: Int = 0, requests: Int = 0, ranges: Int = 0) {
         self.connections = connections
         self.streams = streams
         self.requests = requests
+        self.ranges = ranges
     }
 
-    /// `{"connections":N,"streams":N,"requests":N}` in exactly this order.
+    enum CodingKeys: String, CodingKey { case connections, streams, requests, ranges }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            connections: try container.decode(Int.self, forKey: .connections), streams: try container.decode(Int.self, forKey: .streams),
+            requests: try container.decode(Int.self, forKey: .requests), ranges: try container.decodeIfPresent(Int.self, forKey: .ranges) ?? 0)
+    }
+
+    /// `{"connections":N,"streams":N,"requests":N,"ranges":N}` in exactly this order.
     public var json: String {
-        "{\"connections\":\(connections),\"streams\":\(streams),\"requests\":\(requests)}"
+        "{\"connections\":\(connections),\"streams\":\(streams),\"requests\":\(requests),\"ranges\":\(ranges)}"
     }
 }
 

@@ -38,6 +38,8 @@ struct ResponsePlan {
     /// Trickle the body at about this rate (chunks every 100 ms).
     var bytesPerSecond: Int?
     var latencyMilliseconds: Int
+    /// Offset in the generated pattern of the first byte sent (a range of a `huge` body).
+    var generatedStart = 0
     /// HTTP/1.1 only: close the connection after the response (used by `wrong_length`).
     var closeConnectionAfter = false
 
@@ -116,11 +118,19 @@ final class FixtureServerCore: Sendable {
             plan.body = .generated(huge)
             plan.contentLength = huge
             plan.sendLimit = huge
+        } else if faults.gzipBomb {
+            plan = ResponsePlan(gzipBomb(), latencyMilliseconds: latency)
         } else {
             plan = ResponsePlan(route(request), latencyMilliseconds: latency)
         }
         if !plan.headers.contains(where: { $0.0.lowercased() == "content-type" }), plan.body.count > 0 {
             plan.headers.append(("content-type", "application/octet-stream"))
+        }
+        if faults.etag == nil, plan.status == 200, case .buffer(let buffer) = plan.body, Self.isImage(plan.headers),
+            !plan.headers.contains(where: { $0.0.lowercased() == "etag" })
+        {
+            // Image hosts send a strong validator, which resumed downloads echo in If-Range.
+            plan.headers.append(("etag", Self.strongETag(buffer)))
         }
         if let etag = faults.etag, (200..<300).contains(plan.status) {
             let quoted = "\"\(etag)\""
@@ -138,6 +148,10 @@ final class FixtureServerCore: Sendable {
             plan.sendLimit = 0
             return plan
         }
+        if request.method == "GET", plan.status == 200, let range = request.header("range") {
+            stats.withLock { $0.ranges += 1 }
+            Self.applyRange(range, ifRange: request.header("if-range"), to: &plan)
+        }
         guard !ResponsePlan.statusForbidsBody(plan.status) else { return plan }
 
         if let extra = faults.wrongLength {
@@ -147,8 +161,9 @@ final class FixtureServerCore: Sendable {
         if let after = faults.resetAfter {
             plan.sendLimit = min(after, plan.body.count)
             plan.ending = .reset
-        } else if let after = faults.stallAfter {
-            plan.sendLimit = min(after, plan.body.count)
+        } else if let after = faults.stallAfter, after < plan.body.count {
+            // A body no longer than BYTES (the rest of a resumed range, say) ends normally.
+            plan.sendLimit = after
             plan.ending = .stall
         }
         plan.bytesPerSecond = faults.slowBytesPerSecond
@@ -203,6 +218,14 @@ final class FixtureServerCore: Sendable {
     // MARK: Routing
 
     /// Registered handlers first, then `/thumbs/<N>.jpg`, then files under the fixtures directory.
+    /// Fixtures/faults/gzip-bomb.json.gz as a gzip-encoded JSON body: 66 KB sent, 64 MiB decoded.
+    private func gzipBomb() -> FixtureResponse {
+        let file = configuration.fixturesDirectory.appendingPathComponent("faults/gzip-bomb.json.gz")
+        guard let bytes = try? Data(contentsOf: file) else { return .error("faults/gzip-bomb.json.gz is missing", status: 500) }
+        return FixtureResponse(
+            status: 200, headers: [("content-type", "application/json"), ("content-encoding", "gzip")], body: Array(bytes))
+    }
+
     func route(_ request: FixtureRequest) -> FixtureResponse {
         let handlers = routes.withLock { $0 }
         for handler in handlers {
@@ -252,6 +275,78 @@ final class FixtureServerCore: Sendable {
         case "xml": return "application/xml"
         default: return "application/octet-stream"
         }
+    }
+
+    static func isImage(_ headers: [(String, String)]) -> Bool {
+        headers.contains { $0.0.lowercased() == "content-type" && $0.1.lowercased().hasPrefix("image/") }
+    }
+
+    /// `"<length hex>-<FNV-1a 64 hex>"` of the body's length and its first and last 4 KiB:
+    /// the same bytes, the same tag, at a cost that does not grow with the body (the server
+    /// also runs unoptimised in tests).
+    static func strongETag(_ buffer: ByteBuffer) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        buffer.withUnsafeReadableBytes { bytes in
+            let edge = 4096
+            let ranges = bytes.count <= 2 * edge ? [0..<bytes.count] : [0..<edge, (bytes.count - edge)..<bytes.count]
+            for range in ranges {
+                for byte in bytes[range] {
+                    hash ^= UInt64(byte)
+                    hash = hash &* 0x100_0000_01b3
+                }
+            }
+        }
+        return "\"\(String(buffer.readableBytes, radix: 16))-\(String(hash, radix: 16))\""
+    }
+
+    /// Answers one byte range of a 200 response (RFC 9110 §14): `bytes=FIRST-`, `bytes=FIRST-LAST`
+    /// or `bytes=-SUFFIX` becomes a 206 with `Content-Range`; a range starting past the end a 416
+    /// with `Content-Range: bytes */LENGTH`. An `If-Range` that is not the response's strong
+    /// `ETag`, several ranges, or a malformed header: the whole 200, as servers do.
+    static func applyRange(_ header: String, ifRange: String?, to plan: inout ResponsePlan) {
+        if let ifRange {
+            let etag = plan.headers.first { $0.0.lowercased() == "etag" }?.1
+            guard let etag, !etag.hasPrefix("W/"), ifRange.trimmingCharacters(in: .whitespaces) == etag else { return }
+        }
+        let text = header.trimmingCharacters(in: .whitespaces)
+        guard text.lowercased().hasPrefix("bytes="), !text.contains(",") else { return }
+        let bounds = text.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard bounds.count == 2 else { return }
+        let total = plan.body.count
+        let first: Int
+        var last = total - 1
+        if bounds[0].isEmpty {
+            guard let suffix = Int(bounds[1]), suffix > 0 else { return }
+            first = max(0, total - suffix)
+        } else {
+            guard let start = Int(bounds[0]), start >= 0 else { return }
+            first = start
+            if !bounds[1].isEmpty {
+                guard let end = Int(bounds[1]), end >= start else { return }
+                last = min(end, total - 1)
+            }
+        }
+        guard first < total else {
+            plan.status = 416
+            plan.body = .buffer(ByteBuffer())
+            plan.contentLength = 0
+            plan.sendLimit = 0
+            plan.headers.removeAll { $0.0.lowercased() == "content-type" }
+            plan.headers.append(("content-range", "bytes */\(total)"))
+            return
+        }
+        let length = last - first + 1
+        switch plan.body {
+        case .buffer(let buffer):
+            plan.body = .buffer(buffer.getSlice(at: buffer.readerIndex + first, length: length) ?? ByteBuffer())
+        case .generated:
+            plan.body = .generated(length)
+            plan.generatedStart = first
+        }
+        plan.status = 206
+        plan.contentLength = length
+        plan.sendLimit = length
+        plan.headers.append(("content-range", "bytes \(first)-\(last)/\(total)"))
     }
 
     static func etagMatches(_ ifNoneMatch: String, _ quotedETag: String) -> Bool {

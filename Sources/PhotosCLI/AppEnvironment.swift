@@ -24,6 +24,12 @@ struct AppEnvironment {
         ProviderSetting(
             variable: "PHOTOS_MAX_IMAGE_MB", configKey: "network.max_image_mb",
             summary: "largest image downloaded, in MiB (default 50)", defaultValue: "50"),
+        ProviderSetting(
+            variable: "PHOTOS_SAVE_DIR", configKey: "save.dir",
+            summary: "where browse's s key saves full images (default the current folder)"),
+        ProviderSetting(
+            variable: "PHOTOS_STALL_SECONDS", configKey: "network.stall_seconds",
+            summary: "a transfer that receives nothing for this long fails (default 30)", defaultValue: "30"),
     ]
 
     /// The largest image any download may bring, from PHOTOS_MAX_IMAGE_MB / `[network] max_image_mb`.
@@ -50,7 +56,7 @@ struct AppEnvironment {
         let path = ConfigFile.location(environment: environment)
         let config: ConfigFile
         do {
-            config = try ConfigFile.load(path: path)
+            config = try ConfigFile.load(path: path, schema: ConfigSchema(registry: registry))
         } catch let error as ConfigFile.ParseError {
             throw PhotosError.usage("config file \(error.description)")
         }
@@ -85,6 +91,12 @@ struct AppEnvironment {
     func makeTransport() throws -> CurlTransport {
         var configuration = TransportConfiguration.fromEnvironment(environment)
         configuration.caBundlePath = settings["PHOTOS_CA_BUNDLE"]
+        if let text = settings["PHOTOS_STALL_SECONDS"] {
+            guard let seconds = Int(text.trimmingCharacters(in: .whitespaces)), (1...3600).contains(seconds) else {
+                throw PhotosError.usage("PHOTOS_STALL_SECONDS (config [network] stall_seconds) must be a whole number of seconds from 1 to 3600, got '\(text)'")
+            }
+            configuration.lowSpeedTime = .seconds(seconds)
+        }
         if let path = configuration.caBundlePath, !FileManager.default.isReadableFile(atPath: path) {
             throw PhotosError.usage("PHOTOS_CA_BUNDLE names \(path), which cannot be read")
         }

@@ -13,23 +13,28 @@ public struct PhotosCommand: AsyncParsableCommand {
 
             Examples:
               photos list --query lighthouse               # every ready provider, no key needed
-              photos list --provider commons --query lighthouse --filter license=cc-by-sa
+              photos list --provider openverse --query lighthouse --filter license=by-sa
               photos list --provider flickr --query dogs
               photos list --provider placeholder --refresh
               photos show flickr:53624890009 --open
+              photos save --provider flickr --query dogs --limit 200 --to dogs
               photos browse --provider flickr --query dogs  # full screen, scroll for more
               photos providers
               photos cache stats
+              photos config show                           # every setting and where it comes from
+              photos --version --verbose                   # also libcurl's version, HTTP/2 and TLS library
 
             Settings (environment, or the config file $XDG_CONFIG_HOME/photos/config.toml, \
             PHOTOS_CONFIG): \(ProviderHelp.settings), NO_COLOR.
 
-            Exit codes: 0 ok, 64 wrong usage, 65 bad data from a provider, 69 provider \
-            unreachable or unavailable (or offline with nothing cached), 77 bad or missing \
-            API key, 130 interrupted.
+            Exit codes: 0 ok, 64 wrong usage, 65 bad data from a provider (or a "photo" that \
+            is not an image), 69 provider unreachable or unavailable (or offline with nothing \
+            cached), 74 output could not be written, 75 save finished with some downloads \
+            failed, 77 bad or missing API key, 130 interrupted (Ctrl-C), 143 terminated \
+            (SIGTERM), 129 hung up (SIGHUP).
             """,
         version: PhotosVersion.current,
-        subcommands: [List.self, Show.self, Browse.self, Providers.self, Cache.self]
+        subcommands: [List.self, Show.self, Save.self, Browse.self, Providers.self, Cache.self, Config.self]
     )
 
     public init() {}

@@ -55,6 +55,31 @@ public struct CacheConfiguration: Sendable {
         self.warn = warn
     }
 
+    /// One `[cache]` setting: its config key (under `[cache]`), environment variable, default and
+    /// accepted range. `photos config` lists these; ``settings(config:environment:)`` reads them.
+    public struct Setting: Sendable {
+        public var key: String
+        public var variable: String
+        public var summary: String
+        public var defaultValue: Int
+        public var range: ClosedRange<Int>
+        /// `cache.KEY`, as the config file spells it.
+        public var configKey: String { "cache.\(key)" }
+    }
+
+    public static let maxSizeSetting = Setting(
+        key: "max_size_mb", variable: "PHOTOS_CACHE_MAX_SIZE_MB", summary: "size cap of the cache in MiB",
+        defaultValue: defaultMaxSizeMB, range: 1...10_000_000)
+    public static let listingTTLSetting = Setting(
+        key: "listing_ttl_seconds", variable: "PHOTOS_CACHE_LISTING_TTL_SECONDS",
+        summary: "seconds a cached listing is shown without asking the network",
+        defaultValue: defaultListingTTLSeconds, range: 0...100_000_000)
+    public static let recentSearchesSetting = Setting(
+        key: "recent_searches", variable: "PHOTOS_CACHE_RECENT_SEARCHES",
+        summary: "searches whose images are evicted last", defaultValue: defaultRecentSearches, range: 0...10_000)
+    /// Every `[cache]` setting with a number value.
+    public static let numericSettings = [maxSizeSetting, listingTTLSetting, recentSearchesSetting]
+
     /// Reads `[cache]` settings from config values (`cache.max_size_mb`, `cache.listing_ttl_seconds`,
     /// `cache.recent_searches`) with environment overrides (`PHOTOS_CACHE_MAX_SIZE_MB`,
     /// `PHOTOS_CACHE_LISTING_TTL_SECONDS`, `PHOTOS_CACHE_RECENT_SEARCHES`).
@@ -62,18 +87,22 @@ public struct CacheConfiguration: Sendable {
     public static func settings(
         config: [String: String], environment: [String: String]
     ) throws -> (maxSizeBytes: Int64, listingTTL: TimeInterval, recentSearches: Int) {
-        func value(_ key: String, _ variable: String, default fallback: Int, range: ClosedRange<Int>) throws -> Int {
+        func value(_ setting: Setting) throws -> Int {
             let (text, source): (String?, String) =
-                if let text = environment[variable], !text.isEmpty { (text, variable) } else { (config["cache.\(key)"], "[cache] \(key)") }
-            guard let text else { return fallback }
-            guard let number = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(number) else {
-                throw SettingError(setting: source, value: text, range: range)
+                if let text = environment[setting.variable], !text.isEmpty {
+                    (text, setting.variable)
+                } else {
+                    (config[setting.configKey], "[cache] \(setting.key)")
+                }
+            guard let text else { return setting.defaultValue }
+            guard let number = Int(text.trimmingCharacters(in: .whitespaces)), setting.range.contains(number) else {
+                throw SettingError(setting: source, value: text, range: setting.range)
             }
             return number
         }
-        let megabytes = try value("max_size_mb", "PHOTOS_CACHE_MAX_SIZE_MB", default: defaultMaxSizeMB, range: 1...10_000_000)
-        let ttl = try value("listing_ttl_seconds", "PHOTOS_CACHE_LISTING_TTL_SECONDS", default: defaultListingTTLSeconds, range: 0...100_000_000)
-        let recent = try value("recent_searches", "PHOTOS_CACHE_RECENT_SEARCHES", default: defaultRecentSearches, range: 0...10_000)
+        let megabytes = try value(maxSizeSetting)
+        let ttl = try value(listingTTLSetting)
+        let recent = try value(recentSearchesSetting)
         return (Int64(megabytes) * 1024 * 1024, TimeInterval(ttl), recent)
     }
 

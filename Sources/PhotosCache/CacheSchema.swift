@@ -10,7 +10,8 @@ import GRDB
 /// - `listing`: one page of one listing, keyed by provider + query text + filters + page +
 ///   per-page (``ListingKey``), never by a URL (URLs carry API keys); its HTTP validators;
 ///   `fetched_at` (when the network last confirmed it) and `last_access`.
-/// - `photo`: the unified photo model, one row per `provider:raw` id.
+/// - `photo`: the unified photo model, one row per `provider:raw` id; `sizes` (version 2) holds
+///   the sizes a listing named, as JSON, so that `photos save` can choose one from the cache.
 /// - `listing_photo`: which photos a listing page holds, in order.
 /// - `image`: content-addressed files by source URL: path (relative to the cache root),
 ///   recorded size, provider, created and last access times (the LRU order).
@@ -108,6 +109,9 @@ enum CacheSchema {
                     value TEXT NOT NULL
                 ) WITHOUT ROWID;
                 """)
+        },
+        { db in
+            try db.execute(sql: "ALTER TABLE photo ADD COLUMN sizes TEXT")
         },
     ]
 }

@@ -32,6 +32,20 @@ public struct ImageFetcher: Sendable {
         public var notCached = 0
 
         public var failed: Int { failuresByHost.values.reduce(0) { $0 + $1.count } + refused }
+
+        public init() {}
+
+        /// Adds `other`'s files and counts (batches of different URLs, e.g. one per provider).
+        public mutating func merge(_ other: Batch) {
+            files.merge(other.files) { first, _ in first }
+            for (host, failure) in other.failuresByHost {
+                let count = (failuresByHost[host]?.count ?? 0) + failure.count
+                failuresByHost[host] = (failuresByHost[host]?.error ?? failure.error, count)
+            }
+            refused += other.refused
+            cached += other.cached
+            notCached += other.notCached
+        }
     }
 
     /// Fetches one image into the cache and returns its file.

@@ -16,7 +16,14 @@ extension PhotoCache {
             }
         }
         var broken: [String: Int64] = [:]
-        let rows = wanted.isEmpty ? [:] : (try? indexedImages(wanted)) ?? [:]
+        var rows: [String: (path: String, size: Int64)] = [:]
+        if !wanted.isEmpty {
+            do {
+                rows = try indexedImages(wanted)
+            } catch {
+                reportFailure("look up images", error)
+            }
+        }
         do {
             for (url, entry) in rows {
                 let file = root.appendingPathComponent(entry.path)

@@ -57,7 +57,13 @@ extension PhotoCache {
     ///   the user must fix: authentication, usage), and `CancellationError`.
     public func listing(_ query: ListQuery, from provider: any PhotoProvider, mode: ListingMode) async throws -> CachedPage {
         let key = ListingKey(provider: provider.name, query: query)
-        let stored = try? storedListing(key)
+        let stored: StoredListing?
+        do {
+            stored = try storedListing(key)
+        } catch {
+            reportFailure("read a listing", error)
+            stored = nil
+        }
         let time = now
         if let stored {
             let age = max(0, time.timeIntervalSince(stored.fetchedAt))
@@ -85,11 +91,19 @@ extension PhotoCache {
             guard let stored else {
                 throw PhotosError.badData(provider: provider.name, detail: "answered 304 Not Modified to a request photos did not make conditional")
             }
-            try? markRevalidated(stored.id, validators: fresh.isEmpty ? stored.validators : fresh)
+            do {
+                try markRevalidated(stored.id, validators: fresh.isEmpty ? stored.validators : fresh)
+            } catch {
+                reportFailure("record a revalidated listing", error)
+            }
             noteListingHit(stored.id)
             return CachedPage(page: stored.page, origin: .revalidated, age: 0)
         case .modified(let page, let fresh):
-            try? store(page, key: key, validators: fresh)
+            do {
+                try store(page, key: key, validators: fresh)
+            } catch {
+                reportFailure("store a listing", error)
+            }
             run.withLock {
                 $0.listingMisses += 1
                 $0.wrote = true
@@ -194,20 +208,22 @@ extension PhotoCache {
             let insertPhoto = try db.cachedStatement(
                 sql: """
                     INSERT INTO photo (id, provider, raw, title, owner, thumbnail_url, image_url, width, height, page_url,
-                        taken_at, uploaded_at, tags, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        taken_at, uploaded_at, tags, sizes, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT(id) DO UPDATE SET title = excluded.title, owner = excluded.owner,
                         thumbnail_url = excluded.thumbnail_url, image_url = excluded.image_url, width = excluded.width,
                         height = excluded.height, page_url = excluded.page_url, taken_at = excluded.taken_at,
-                        uploaded_at = excluded.uploaded_at, tags = excluded.tags, updated_at = excluded.updated_at
+                        uploaded_at = excluded.uploaded_at, tags = excluded.tags, sizes = excluded.sizes,
+                        updated_at = excluded.updated_at
                     """)
             let insertLink = try db.cachedStatement(sql: "INSERT OR REPLACE INTO listing_photo (listing_id, position, photo_id) VALUES (?, ?, ?)")
             for (position, photo) in page.photos.enumerated() {
+                let sizes = Self.encodeSizes(photo.sizes)
                 let tags = photo.tags.isEmpty ? nil : (try? JSONEncoder().encode(photo.tags)).map { String(decoding: $0, as: UTF8.self) }
                 try insertPhoto.execute(arguments: [
                     photo.id.description, photo.id.provider, photo.id.raw, photo.title, photo.owner, photo.thumbnailURL, photo.imageURL,
                     photo.width, photo.height, photo.pageURL, photo.takenAt?.timeIntervalSince1970,
-                    photo.uploadedAt?.timeIntervalSince1970, tags, time,
+                    photo.uploadedAt?.timeIntervalSince1970, tags, sizes, time,
                 ])
                 try insertLink.execute(arguments: [id, position, photo.id.description])
             }
@@ -232,14 +248,36 @@ extension PhotoCache {
         if let text: String = row.value("tags"), let decoded = try? JSONDecoder().decode([String].self, from: Data(text.utf8)) {
             tags = decoded
         }
+        let sizes = (row.value("sizes") as String?).map(Self.decodeSizes) ?? []
         let taken: Double? = row.value("taken_at")
         let uploaded: Double? = row.value("uploaded_at")
         return Photo(
             id: PhotoID(provider: provider, raw: raw), title: row.value("title") ?? "", owner: row.value("owner"),
             thumbnailURL: row.value("thumbnail_url"), imageURL: row.value("image_url"), width: row.value("width"),
             height: row.value("height"), pageURL: row.value("page_url"), takenAt: taken.map(Date.init(timeIntervalSince1970:)),
-            uploadedAt: uploaded.map(Date.init(timeIntervalSince1970:)), tags: tags)
+            uploadedAt: uploaded.map(Date.init(timeIntervalSince1970:)), tags: tags, sizes: sizes)
     }
+
+    /// The `sizes` column: one size per record, `WIDTH US HEIGHT US LABEL US URL`, records
+    /// separated by RS (a format read for every photo of every cached page, far cheaper than
+    /// JSON). Sizes whose label or URL hold a separator are left out; nil for no sizes.
+    static func encodeSizes(_ sizes: [PhotoSize]) -> String? {
+        let records = sizes.compactMap { size -> String? in
+            guard !size.label.contains(where: Self.isSeparator), !size.url.contains(where: Self.isSeparator) else { return nil }
+            return "\(size.width.map(String.init) ?? "")\u{1F}\(size.height.map(String.init) ?? "")\u{1F}\(size.label)\u{1F}\(size.url)"
+        }
+        return records.isEmpty ? nil : records.joined(separator: "\u{1E}")
+    }
+
+    static func decodeSizes(_ text: String) -> [PhotoSize] {
+        text.split(separator: "\u{1E}").compactMap { record in
+            let fields = record.split(separator: "\u{1F}", maxSplits: 3, omittingEmptySubsequences: false)
+            guard fields.count == 4, !fields[3].isEmpty else { return nil }
+            return PhotoSize(label: String(fields[2]), width: Int(fields[0]), height: Int(fields[1]), url: String(fields[3]))
+        }
+    }
+
+    private static func isSeparator(_ character: Character) -> Bool { character == "\u{1E}" || character == "\u{1F}" }
 
     /// A photo known from a cached listing (for `show --offline`).
     /// - Throws: nothing useful to the caller: a broken index reads as "not cached".

@@ -33,9 +33,21 @@ public final class PhotoCache: Sendable {
         var listingAccesses: Set<Int64> = []
         var imageAccesses: Set<String> = []
         var newImages: [String: ImageRecord] = [:]
-        /// Index entries whose file was missing or had another size.
         /// Rows whose file was missing or of another size, with the size the row said.
         var brokenImages: [String: Int64] = [:]
+        /// Whether a failure to read or write the index has been reported this run.
+        var failureReported = false
+    }
+
+    /// Says once per run that the cache failed at `what` (the command goes on without it). An
+    /// index that could not be opened at all has been reported already.
+    func reportFailure(_ what: String, _ error: any Error) {
+        guard !(error is CacheUnavailable) else { return }
+        let first = run.withLock { state in
+            defer { state.failureReported = true }
+            return !state.failureReported
+        }
+        if first { configuration.warn("the cache could not \(what) (\(CacheIndex.describe(error))); continuing without it") }
     }
 
     struct ImageRecord: Sendable {
@@ -127,7 +139,12 @@ public final class PhotoCache: Sendable {
             // Access times and counters are hints; losing them must not fail the command.
         }
         guard evicting, state.wrote || !state.newImages.isEmpty else { return nil }
-        return try? evict(wait: false)
+        do {
+            return try evict(wait: false)
+        } catch {
+            reportFailure("make room", error)
+            return nil
+        }
     }
 }
 

@@ -127,6 +127,21 @@ public protocol HTTPFetching: Sendable {
     /// with a 2xx status and the byte count matches `Content-Length`; otherwise no file is left.
     /// - Throws: `TransportError`; `CancellationError` when the task is cancelled.
     func download(_ request: HTTPRequest, to destination: URL) async throws -> HTTPResponse
+
+    /// Streams `request` into the file `partial`, continuing the bytes an earlier attempt left
+    /// there when the server can send the rest of the same representation (`Range` and
+    /// `If-Range`; the answer is then 206); otherwise the whole body (200) replaces them. The
+    /// file is never renamed: on failure or cancellation it keeps what arrived, for the next
+    /// attempt. An error status leaves it as it was.
+    /// - Throws: `TransportError`; `CancellationError` when the task is cancelled.
+    func download(_ request: HTTPRequest, resuming partial: URL) async throws -> HTTPResponse
+}
+
+extension HTTPFetching {
+    /// Without support for ranges: the whole body, published at `partial` when complete.
+    public func download(_ request: HTTPRequest, resuming partial: URL) async throws -> HTTPResponse {
+        try await download(request, to: partial)
+    }
 }
 
 extension Duration {

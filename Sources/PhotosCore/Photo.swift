@@ -57,13 +57,16 @@ public struct Photo: Sendable, Equatable, Codable {
     public var takenAt: Date?
     public var uploadedAt: Date?
     public var tags: [String]
+    /// The sizes the listing itself named (Flickr's url_* extras, jsonplaceholder's two URLs), so
+    /// that a size can be chosen without asking for the detail; empty when the listing names none.
+    public var sizes: [PhotoSize]
 
     public var provider: String { id.provider }
 
     public init(
         id: PhotoID, title: String, owner: String? = nil, thumbnailURL: String? = nil, imageURL: String? = nil,
         width: Int? = nil, height: Int? = nil, pageURL: String? = nil, takenAt: Date? = nil,
-        uploadedAt: Date? = nil, tags: [String] = []
+        uploadedAt: Date? = nil, tags: [String] = [], sizes: [PhotoSize] = []
     ) {
         self.id = id
         self.title = title
@@ -76,6 +79,27 @@ public struct Photo: Sendable, Equatable, Codable {
         self.takenAt = takenAt
         self.uploadedAt = uploadedAt
         self.tags = tags
+        self.sizes = sizes
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, title, owner, thumbnailURL, imageURL, width, height, pageURL, takenAt, uploadedAt, tags, sizes
+    }
+
+    /// Reads photos encoded before `sizes` existed as photos without sizes.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(PhotoID.self, forKey: .id), title: try container.decode(String.self, forKey: .title),
+            owner: try container.decodeIfPresent(String.self, forKey: .owner),
+            thumbnailURL: try container.decodeIfPresent(String.self, forKey: .thumbnailURL),
+            imageURL: try container.decodeIfPresent(String.self, forKey: .imageURL),
+            width: try container.decodeIfPresent(Int.self, forKey: .width), height: try container.decodeIfPresent(Int.self, forKey: .height),
+            pageURL: try container.decodeIfPresent(String.self, forKey: .pageURL),
+            takenAt: try container.decodeIfPresent(Date.self, forKey: .takenAt),
+            uploadedAt: try container.decodeIfPresent(Date.self, forKey: .uploadedAt),
+            tags: try container.decodeIfPresent([String].self, forKey: .tags) ?? [],
+            sizes: try container.decodeIfPresent([PhotoSize].self, forKey: .sizes) ?? [])
     }
 }
 
@@ -90,6 +114,8 @@ public struct PhotoPage: Sendable, Equatable, Codable {
     /// Records in the response that were not photos photos can show (null, malformed, a bad
     /// id), so the listing can say how many it left out. Not stored in the cache.
     public var skippedRecords: Int
+    /// Records beyond the page size that the provider did not decode. Not stored in the cache.
+    public var extraRecords = 0
 
     public init(page: Int, perPage: Int, total: Int?, hasMore: Bool, photos: [Photo], skippedRecords: Int = 0) {
         self.page = page

@@ -62,7 +62,8 @@ extension TransportError: CustomStringConvertible, LocalizedError {
         case .connectionLost(let host, let detail):
             return "connection to \(host) was lost (\(detail))"
         case .tooLarge(let host, let limit):
-            return "response from \(host) is larger than the \(limit)-byte limit"
+            let size = limit >= 1 << 20 && limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"
+            return "response from \(host) is too large: over the limit of \(size) (images: PHOTOS_MAX_IMAGE_MB)"
         case .tooManyRedirects(let host):
             return "too many redirects from \(host)"
         case .fileSystem(let path, let detail):

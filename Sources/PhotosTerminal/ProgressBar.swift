@@ -4,35 +4,51 @@ import Synchronization
 /// A one-line progress bar on stderr, drawn only on a terminal and at most 20 times a second.
 public final class ProgressBar: Sendable {
     private struct State {
+        var total = 0
         var done = 0
         var failed = 0
+        /// Shown after the counts (bytes, speed, time left).
+        var detail = ""
         var lastDraw = ContinuousClock.now - .seconds(1)
         var visible = false
     }
 
     private let label: String
-    private let total: Int
     private let enabled: Bool
     private let write: @Sendable (String) -> Void
     private let state = Mutex(State())
 
+    /// - Parameter total: how many steps there are; 0 when not known yet (see ``add(_:)`` and
+    ///   ``update(total:)``).
     public init(label: String, total: Int, enabled: Bool, write: @escaping @Sendable (String) -> Void) {
         self.label = TerminalText.sanitize(label)
-        self.total = max(total, 0)
-        self.enabled = enabled && total > 0
+        self.enabled = enabled
         self.write = write
+        state.withLock { $0.total = max(total, 0) }
     }
 
-    public func advance(failed: Bool = false) {
+    /// Counts `count` more steps to come (work that joins while the bar is shown).
+    public func add(_ count: Int) {
+        state.withLock { $0.total += max(count, 0) }
+    }
+
+    /// Sets how many steps there are, once it is known or when it changes.
+    public func update(total: Int) {
+        state.withLock { $0.total = max(total, 0) }
+    }
+
+    /// One more step done; `detail` (sanitised) replaces the text after the counts when given.
+    public func advance(failed: Bool = false, detail: String? = nil) {
         guard enabled else { return }
         let text: String? = state.withLock { state in
             state.done += 1
             if failed { state.failed += 1 }
+            if let detail { state.detail = TerminalText.sanitize(detail) }
             let now = ContinuousClock.now
-            guard now - state.lastDraw >= .milliseconds(50) || state.done == total else { return nil }
+            guard now - state.lastDraw >= .milliseconds(50) || state.done == state.total else { return nil }
             state.lastDraw = now
             state.visible = true
-            return render(done: state.done, failed: state.failed)
+            return render(done: state.done, failed: state.failed, total: state.total, detail: state.detail)
         }
         if let text { write("\r\u{1B}[2K" + text) }
     }
@@ -45,10 +61,16 @@ public final class ProgressBar: Sendable {
     }
 
     func render(done: Int, failed: Int) -> String {
+        render(done: done, failed: failed, total: state.withLock { $0.total })
+    }
+
+    func render(done: Int, failed: Int, total: Int, detail: String = "") -> String {
         let width = 24
-        let filled = total == 0 ? width : min(width, done * width / total)
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
         let failures = failed > 0 ? " (\(failed) failed)" : ""
-        return "\(label) \(bar) \(done)/\(total)\(failures)"
+        let suffix = detail.isEmpty ? "" : "  " + detail
+        guard total > 0 else { return "\(label) \(done)\(failures)\(suffix)" }
+        let filled = min(width, done * width / total)
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        return "\(label) \(bar) \(done)/\(total)\(failures)\(suffix)"
     }
 }

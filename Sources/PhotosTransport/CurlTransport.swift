@@ -56,6 +56,16 @@ public final class CurlTransport: HTTPFetching {
         }
     }
 
+    /// Streams `request` into `partial`, continuing an earlier attempt's bytes with `Range` and
+    /// `If-Range` (see ``ResumableFile``). Every retry continues from what the attempt before it
+    /// left, and nothing is ever renamed or removed: the caller checks the file and publishes it.
+    public func download(_ request: HTTPRequest, resuming partial: URL) async throws -> HTTPResponse {
+        let target = TransferDestination.resume(partial.standardizedFileURL)
+        return try await coalescer.run(RequestKey(request: request, destination: target)) { [self] in
+            try await execute(request, destination: target)
+        }
+    }
+
     /// Marks `host` as down, as if it had just failed to connect (the CLI uses this to stop
     /// asking a host that is known to be gone).
     public func markDown(_ host: String) {

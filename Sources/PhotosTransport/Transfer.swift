@@ -6,6 +6,8 @@ import PhotosCore
 enum TransferDestination: Sendable, Hashable {
     case memory
     case file(URL)
+    /// A file written in place and continued by later attempts (see ``ResumableFile``).
+    case resume(URL)
 }
 
 /// One attempt at one request: its easy handle, its body sink and its completion.
@@ -32,6 +34,7 @@ final class Transfer: @unchecked Sendable {
     private(set) var declaredLength: Int?
     private var isEncoded = false
     private var file: TempFile?
+    private var resumable: ResumableFile?
     /// Connections libcurl opened for this transfer, known once it finished.
     private(set) var connectionsOpened = 0
 
@@ -49,6 +52,7 @@ final class Transfer: @unchecked Sendable {
     deinit {
         releaseHandle()
         file?.discard()
+        try? resumable?.finishWriting()
         errorBuffer.deallocate()
     }
 
@@ -58,8 +62,15 @@ final class Transfer: @unchecked Sendable {
     /// a millisecond on a real disk, which the loop thread would otherwise spend per transfer
     /// while every other stream waits. Runs before `submit`.
     func prepareOutput() throws(TransportError) {
-        if case .file(let target) = destination, file == nil {
+        switch destination {
+        case .file(let target) where file == nil:
             file = try TempFile(for: target, keepOpen: false)
+        case .resume(let target) where resumable == nil:
+            // What is already there decides the Range asked for; the file is opened only once
+            // a 2xx answer arrives.
+            resumable = try ResumableFile(for: target, url: request.url)
+        default:
+            break
         }
     }
 
@@ -107,7 +118,8 @@ final class Transfer: @unchecked Sendable {
         }
         // Refused at once when the server declares a larger body; `receiveBody` counts the rest.
         set(CURLOPT_MAXFILESIZE_LARGE, photos_curl_easy_setopt_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxBodyBytes)))
-        for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
+        let requestHeaders = request.headers.merging(resumable?.requestHeaders ?? [:]) { $1 }
+        for (name, value) in requestHeaders.sorted(by: { $0.key < $1.key }) {
             let line = "\(name): \(value)"
             guard !line.contains("\r"), !line.contains("\n") else { continue }
             headerList = photos_curl_slist_append(headerList, line)
@@ -144,6 +156,9 @@ final class Transfer: @unchecked Sendable {
     func discardOutput() {
         file?.discard()
         file = nil
+        // A resumable file keeps what arrived: the next attempt continues from there.
+        try? resumable?.finishWriting()
+        resumable = nil
     }
 
     // MARK: Callbacks (loop thread)
@@ -187,6 +202,14 @@ final class Transfer: @unchecked Sendable {
 
     private func headersComplete() -> Bool {
         guard (200..<300).contains(status) else { return true }
+        if case .resume = destination {
+            do {
+                try resumable?.begin(status: status, headers: headers, host: host)
+            } catch {
+                abortReason = error
+                return false
+            }
+        }
         let declared = declaredLength
         if destination == .memory, let declared, declared > request.maxBodyBytes, !isEncoded {
             abortReason = .tooLarge(host: host, limit: request.maxBodyBytes)
@@ -207,6 +230,23 @@ final class Transfer: @unchecked Sendable {
                 return false
             }
             body.append(chunk)
+        case .resume:
+            guard bodyBytes.addingSaturating(resumable?.appending == true ? resumable?.offset ?? 0 : 0) <= request.maxBodyBytes else {
+                abortReason = .tooLarge(host: host, limit: request.maxBodyBytes)
+                return false
+            }
+            guard (200..<300).contains(status) else {
+                if body.count < Self.errorBodyLimit {
+                    body.append(UnsafeBufferPointer(rebasing: chunk.prefix(Self.errorBodyLimit - body.count)))
+                }
+                return true
+            }
+            do {
+                try resumable?.append(chunk)
+            } catch {
+                abortReason = error
+                return false
+            }
         case .file(let target):
             guard bodyBytes <= request.maxBodyBytes else {
                 abortReason = .tooLarge(host: host, limit: request.maxBodyBytes)
@@ -263,7 +303,15 @@ final class Transfer: @unchecked Sendable {
             }
         }
 
-        if case .file(let target) = destination, (200..<300).contains(status) {
+        if case .resume = destination {
+            do {
+                try resumable?.finishWriting()
+                resumable = nil
+            } catch {
+                discardOutput()
+                return .failure(error)
+            }
+        } else if case .file(let target) = destination, (200..<300).contains(status) {
             do {
                 if file == nil { file = try TempFile(for: target) }  // an empty body is still a file
                 try file?.commit()

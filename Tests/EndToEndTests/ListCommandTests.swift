@@ -178,9 +178,15 @@ import Testing
                 environment: ["PHOTOS_FLICKR_API": "https://127.0.0.1:9/services/rest/"])
             #expect(run.status == 0)
             #expect(run.stderr.contains("flickr"))
-            let list = try #require(try run.json()["photos"] as? [[String: Any]])
-            #expect(list.count == 5)
-            #expect(list.allSatisfy { $0["provider"] as? String == "placeholder" })
+            // Every other ready provider still lists (whichever the registry holds); none of
+            // flickr's photos, and each provider's share is at most the page asked for.
+            let json = try run.json()
+            let list = try #require(json["photos"] as? [[String: Any]])
+            #expect(!list.contains { $0["provider"] as? String == "flickr" })
+            #expect(list.filter { $0["provider"] as? String == "placeholder" }.count == 5)
+            let shares = try #require(json["providers"] as? [[String: Any]])
+            #expect(!shares.contains { $0["name"] as? String == "flickr" })
+            #expect(shares.allSatisfy { ($0["count"] as? Int ?? 0) <= 5 }, "\(shares)")
 
             // Both answering: their photos alternate, each provider near the top.
             let both = try await photos.run(["list", "--provider", "flickr,placeholder", "--per-page", "3", "--format", "jsonl", "--no-thumbnails"])
@@ -189,6 +195,18 @@ import Testing
             }
             #expect(both.status == 0, "\(both.stderr)")
             #expect(providers == ["flickr", "placeholder", "flickr", "placeholder", "flickr", "placeholder"])
+        }
+    }
+
+    @Test func idsInATableAreWholeSoTheyCanBeCopied() async throws {
+        try await withServer { _, photos in
+            let table = try await photos.run(["list", "--provider", "openverse", "--query", "dogs", "--no-thumbnails"])
+            #expect(table.status == 0, "\(table.stderr)")
+            let ids = table.stdout.split(separator: "\n").dropFirst().compactMap { $0.split(separator: " ").first.map(String.init) }
+            #expect(!ids.isEmpty)
+            #expect(ids.allSatisfy { $0.count == "openverse:".count + 36 && !$0.hasSuffix("…") }, "\(ids)")
+            let shown = try await photos.run(["show", try #require(ids.first), "--format", "json"])
+            #expect(shown.status == 0, "\(shown.stderr)")
         }
     }
 

@@ -36,6 +36,25 @@ import Testing
         #expect(provider.callCount == 6)
     }
 
+    @Test func aListingTheIndexCannotStoreIsStillShownAndSaidOnce() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let cache = bed.cache()
+        defer { cache.close() }
+        let provider = FakeProvider { _, _ in .page(FakeProvider.photos("p", count: 3)) }
+        _ = try await cache.listing(ListQuery(text: "warm", page: 1, perPage: 3), from: provider, mode: .normal)
+        // Every later write of a listing fails, as on a full disk.
+        try cache.index.write { db in
+            try db.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON listing BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END")
+        }
+        for text in ["dogs", "cats"] {
+            let page = try await cache.listing(ListQuery(text: text, page: 1, perPage: 3), from: provider, mode: .normal)
+            #expect(page.origin == .network && page.page.photos.count == 3, "the listing is shown")
+        }
+        #expect(bed.warnings.all.count == 1, "said once: \(bed.warnings.all)")
+        #expect(bed.warnings.all.first?.contains("could not store a listing (database or disk is full)") == true)
+    }
+
     @Test func refreshAlwaysAsksTheNetworkUnconditionally() async throws {
         let bed = try CacheBed()
         defer { bed.remove() }

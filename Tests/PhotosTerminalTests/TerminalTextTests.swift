@@ -51,7 +51,9 @@ import Testing
         let silent = ProgressBar(label: "x", total: 3, enabled: false) { _ in Issue.record("drew while disabled") }
         silent.advance()
         silent.finish()
-        #expect(ProgressBar(label: "Thumbnails", total: 4, enabled: true) { _ in }.render(done: 2, failed: 1)
-            == "Thumbnails ████████████░░░░░░░░░░░░ 2/4 (1 failed)")
+        let bar = ProgressBar(label: "Thumbnails", total: 4, enabled: true) { _ in }
+        #expect(bar.render(done: 2, failed: 1, total: 4) == "Thumbnails ████████████░░░░░░░░░░░░ 2/4 (1 failed)")
+        #expect(bar.render(done: 2, failed: 0, total: 4, detail: "1.0 MiB") == "Thumbnails ████████████░░░░░░░░░░░░ 2/4  1.0 MiB")
+        #expect(bar.render(done: 7, failed: 0, total: 0) == "Thumbnails 7", "no bar while the total is unknown")
     }
 }

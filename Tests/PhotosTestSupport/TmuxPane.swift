@@ -115,7 +115,7 @@ public final class TmuxPane: @unchecked Sendable {
     /// after `timeout`. Polls sleep between captures, so a loaded machine only makes it slower.
     @discardableResult
     public func waitForScreen(
-        _ what: String, timeout: Duration = .seconds(60), _ condition: (String) -> Bool
+        _ what: String, timeout: Duration = .seconds(120), _ condition: (String) -> Bool
     ) async throws -> String {
         try await waitFor(what, timeout: timeout) {
             let screen = try capture()
@@ -125,7 +125,7 @@ public final class TmuxPane: @unchecked Sendable {
 
     /// Polls `probe` every 50 ms until it returns a value; throws after `timeout` with what it waited for.
     @discardableResult
-    public func waitFor<T>(_ what: String, timeout: Duration = .seconds(60), _ probe: () throws -> T?) async throws -> T {
+    public func waitFor<T>(_ what: String, timeout: Duration = .seconds(120), _ probe: () throws -> T?) async throws -> T {
         let deadline = ContinuousClock.now + timeout
         while true {
             if let value = try probe() { return value }

@@ -94,7 +94,7 @@ import Testing
         #expect(query["format"] == ["json"] && query["nojsoncallback"] == ["1"])
         #expect(query["api_key"] == ["test-key"])
         #expect(query["extras"] == [
-            "description,license,date_upload,date_taken,owner_name,tags,o_dims,views,media,path_alias,url_q,url_m,url_z,url_l,url_o"
+            "description,license,date_upload,date_taken,owner_name,tags,o_dims,views,media,path_alias,url_q,url_m,url_n,url_z,url_l,url_h,url_k,url_o"
         ])
     }
 

@@ -17,6 +17,10 @@ typedef size_t (*photos_curl_data_callback)(char *data, size_t size, size_t coun
 /// dependencies at start-up.
 CURLcode photos_curl_global_init_once(void);
 
+/// What the loaded libcurl is and can do (version, TLS library, HTTP/2); NULL when libcurl
+/// cannot be loaded.
+const curl_version_info_data *photos_curl_version_info(void);
+
 CURL *photos_curl_easy_init(void);
 void photos_curl_easy_cleanup(CURL *easy);
 const char *photos_curl_easy_strerror(CURLcode code);

@@ -10,7 +10,8 @@ import Foundation
 ///
 /// - Flickr REST at `/services/rest/` (`Fixtures/flickr/*.json`): `api_key` must be
 ///   ``validFlickrAPIKey`` (anything else: error 100); `flickr.photos.search` with text `dogs`
-///   serves `search-dogs-page<N>.json` (3 pages), text `error105` error 105, other text an empty
+///   serves `search-dogs-page<N>.json` (3 pages), text `error105` error 105, text `many` a
+///   synthesized search of 4000 photos with every url_* size (any page size), other text an empty
 ///   result; `flickr.photos.getRecent` serves `recent-page1.json`; `flickr.photos.getInfo` and
 ///   `flickr.photos.getSizes` serve `getInfo-<id>.json` / `getSizes-<id>.json` (unknown id:
 ///   error 1); other methods error 112. Without `nojsoncallback=1` the body is wrapped in
@@ -36,6 +37,10 @@ public final class FixtureProviderEmulation: Sendable {
     public static let flickrSearchText = "dogs"
     /// The search text that answers Flickr error 105 (service unavailable).
     public static let flickrUnavailableText = "error105"
+    /// The search text of a synthesized search of ``flickrManyTotal`` photos with every size.
+    public static let flickrManyText = "many"
+    /// Results of the ``flickrManyText`` search (Flickr's own cap for a search).
+    public static let flickrManyTotal = 4000
 
     public let fixturesDirectory: URL
 

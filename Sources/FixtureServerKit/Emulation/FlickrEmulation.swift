@@ -52,6 +52,9 @@ extension FixtureProviderEmulation {
             if text == Self.flickrUnavailableText {
                 return file("error-105.json")
             }
+            if text == Self.flickrManyText {
+                return answer(syntheticSearch(page: page, perPage: perPage))
+            }
             if text == Self.flickrSearchText || (text.isEmpty && tags == Self.flickrSearchText) {
                 if page <= 3 {
                     return file("search-dogs-page\(page).json")
@@ -76,6 +79,36 @@ extension FixtureProviderEmulation {
         default:
             return answer("{\"stat\":\"fail\",\"code\":112,\"message\":\(jsonQuoted("Method \"\(method)\" not found"))}")
         }
+    }
+
+    /// A page of the synthesized search for ``flickrManyText``: ``flickrManyTotal`` photos with
+    /// every url_* extra photos asks for, numbered from 1 in `id` 5300000000 + N.
+    func syntheticSearch(page: Int, perPage: Int) -> String {
+        let total = Self.flickrManyTotal
+        let pages = (total + perPage - 1) / perPage
+        let first = (page - 1).multipliedReportingOverflow(by: perPage).overflow ? total : (page - 1) * perPage
+        let numbers = first < total ? Array((first + 1)...min(total, first + perPage)) : []
+        let photos = numbers.map { number -> String in
+            let id = 5_300_000_000 + number
+            let secret = String((number &* 2_654_435_761) & 0xFF_FFFF_FFFF | 0x10_0000_0000, radix: 16)
+            let originalSecret = String((number &* 40503) & 0xFF_FFFF_FFFF | 0x10_0000_0000, radix: 16)
+            let image = "https://live.staticflickr.com/65535/\(id)_\(secret)"
+            func size(_ key: String, _ suffix: String, _ width: Int, _ height: Int) -> String {
+                #""url_\#(key)":"\#(image)\#(suffix).jpg","width_\#(key)":\#(width),"height_\#(key)":\#(height)"#
+            }
+            let sizes = [
+                size("q", "_q", 150, 150), size("m", "", 500, 375), size("n", "_n", 320, 240), size("z", "_z", 640, 480),
+                size("l", "_b", 1024, 768), size("h", "_h", 1600, 1200), size("k", "_k", 2048, 1536),
+                #""url_o":"https://live.staticflickr.com/65535/\#(id)_\#(originalSecret)_o.jpg","width_o":4000,"height_o":3000"#,
+            ].joined(separator: ",")
+            return #"{"id":"\#(id)","owner":"12037949754@N01","secret":"\#(secret)","server":"65535","farm":66,"#
+                + #""title":"Synthetic photo \#(number)","ispublic":1,"isfriend":0,"isfamily":0,"license":"4","#
+                + #""description":{"_content":"Photo \#(number) of the synthesized search"},"dateupload":"\#(1_700_000_000 + number)","#
+                + #""datetaken":"2024-02-03 10:20:30","ownername":"Fixture Owner","views":"\#(number)","tags":"synthetic fixture","#
+                + #""pathalias":"fixture","media":"photo",\#(sizes)}"#
+        }
+        return #"{"photos":{"page":\#(page),"pages":\#(pages),"perpage":\#(perPage),"total":\#(total),"photo":["#
+            + photos.joined(separator: ",") + #"]},"stat":"ok"}"#
     }
 
     func rewriteFlickr(_ text: String, base: String) -> String {

@@ -48,7 +48,7 @@ extension PhotosCommand {
 
         @Option(name: .long, help: ArgumentHelp(
             "Provider name, several separated by commas, or 'all' (default: config [defaults] provider, else every ready provider). Example: --provider flickr",
-            valueName: "name"))
+            valueName: "name"), completion: Completions.providers)
         var provider: String?
 
         @Option(name: [.customShort("q"), .long], help: ArgumentHelp("Search text (change it with / while browsing). Example: --query \"golden retriever\"", valueName: "text"))

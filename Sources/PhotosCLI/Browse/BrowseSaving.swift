@@ -15,7 +15,7 @@ enum BrowseSaving {
     /// Where images are saved: the config's `[save] dir` (`~` is the home folder), else the
     /// current folder.
     static func directory(_ environment: AppEnvironment) -> URL {
-        guard let configured = environment.config.values["save.dir"], !configured.isEmpty else {
+        guard let configured = environment.settings["PHOTOS_SAVE_DIR"] ?? environment.config.values["save.dir"], !configured.isEmpty else {
             return URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         }
         var path = configured

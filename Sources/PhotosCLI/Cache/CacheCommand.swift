@@ -78,7 +78,9 @@ extension PhotosCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Remove everything cached, or only one provider's listings and images.")
 
-            @Option(help: ArgumentHelp("Only this provider. Example: --provider flickr", valueName: "name"))
+            @Option(
+                help: ArgumentHelp("Only this provider. Example: --provider flickr", valueName: "name"),
+                completion: Completions.providerNames)
             var provider: String?
 
             func run() async throws {

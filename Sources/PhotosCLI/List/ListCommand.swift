@@ -37,8 +37,8 @@ extension PhotosCommand {
         )
 
         @Option(name: .long, help: ArgumentHelp(
-            "Provider name, several separated by commas, or 'all' (default: config [defaults] provider, else placeholder). Example: --provider flickr,placeholder",
-            valueName: "name"))
+            "Provider name, several separated by commas, or 'all' (default: config [defaults] provider, else every ready provider of real photos). Example: --provider flickr,placeholder",
+            valueName: "name"), completion: Completions.providers)
         var provider: String?
 
         @Option(name: [.customShort("q"), .long], help: ArgumentHelp("Search text. Example: --query \"golden retriever\"", valueName: "text"))

@@ -15,6 +15,8 @@ struct Listing {
         let names = try ProviderSelection(environment: environment).resolve(request.providers, filters: request.filters)
         let walker = PageWalker(cache: context.cache, registry: environment.registry)
         let providers = context.providers
+        let offline = request.mode == .offline
+        let progress = thumbnailProgress()
         let outcomes = await withTaskGroup(of: ProviderOutcome.self) { group in
             for (index, name) in names.enumerated() {
                 group.addTask {
@@ -22,7 +24,11 @@ struct Listing {
                         return ProviderOutcome(index: index, name: name, result: .failure(PhotosError.usage("unknown provider \(name)")))
                     }
                     do {
-                        return ProviderOutcome(index: index, name: name, result: .success(try await walker.walk(request, from: provider)))
+                        let listing = try await walker.walk(request, from: provider)
+                        // Its thumbnails start now, while slower providers are still listing.
+                        let thumbnails = request.thumbnails
+                            ? await downloadThumbnails(listing.photos, offline: offline, progress: progress) : nil
+                        return ProviderOutcome(index: index, name: name, result: .success(listing), thumbnails: thumbnails)
                     } catch {
                         return ProviderOutcome(index: index, name: name, result: .failure(error))
                     }
@@ -30,14 +36,15 @@ struct Listing {
             }
             var outcomes: [ProviderOutcome] = []
             for await outcome in group { outcomes.append(outcome) }
-            return outcomes.sorted { $0.index < $1.index }.map { ($0.name, $0.result) }
+            return outcomes.sorted { $0.index < $1.index }
         }
         try Task.checkCancellation()
 
         var listings: [ProviderListing] = []
         var failures: [(String, any Error)] = []
-        for (name, outcome) in outcomes {
-            switch outcome {
+        for outcome in outcomes {
+            let name = outcome.name
+            switch outcome.result {
             case .success(let listing):
                 listings.append(listing)
                 if let partial = listing.partialError {
@@ -66,8 +73,7 @@ struct Listing {
         let photos = Self.interleave(listings.map(\.photos))
         var thumbnails = Thumbnails()
         if request.thumbnails {
-            thumbnails = await fetchThumbnails(photos, offline: request.mode == .offline)
-            try Task.checkCancellation()
+            thumbnails = finishThumbnails(outcomes.compactMap(\.thumbnails), offline: offline, progress: progress)
         }
         try print(listings: listings, photos: photos, thumbnails: thumbnails, request: request)
     }

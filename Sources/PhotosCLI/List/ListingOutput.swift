@@ -46,7 +46,7 @@ extension Listing {
                 return
             }
             var table = Table(columns: [
-                .init("ID", maxWidth: 28), .init("TITLE"), .init("OWNER", maxWidth: 20), .init("SIZE", maxWidth: 11, alignRight: true),
+                .init("ID", maxWidth: 50), .init("TITLE"), .init("OWNER", maxWidth: 20), .init("SIZE", maxWidth: 11, alignRight: true),
             ])
             for photo in photos {
                 let size = photo.width.flatMap { w in photo.height.map { "\(w)×\($0)" } } ?? ""

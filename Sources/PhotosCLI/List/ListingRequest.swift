@@ -55,6 +55,8 @@ struct ProviderOutcome: Sendable {
     var index: Int
     var name: String
     var result: Result<ProviderListing, any Error>
+    /// Its thumbnails, fetched as soon as its listing arrived.
+    var thumbnails: Listing.ThumbnailPart? = nil
 }
 
 /// A page served from the cache because the network failed: which, how old, and why.

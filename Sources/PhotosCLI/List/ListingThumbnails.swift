@@ -16,33 +16,51 @@ extension Listing {
         func isSynthesized(_ photo: Photo) -> Bool { photo.thumbnailURL.map(synthesized.contains) ?? false }
     }
 
-    /// Fetches (or finds in the cache) every photo's thumbnail, with a progress bar on a
-    /// terminal and one warning per failing host.
-    func fetchThumbnails(_ photos: [Photo], offline: Bool) async -> Thumbnails {
+    /// One provider's thumbnails as fetched (a struct: tuples through a task group crashed in
+    /// release builds).
+    struct ThumbnailPart: Sendable {
+        var items: [(url: String, provider: String?)]
+        var batch: ImageFetcher.Batch
+    }
+
+    /// The progress bar all providers' thumbnails share: each adds its downloads as its listing
+    /// arrives.
+    func thumbnailProgress() -> ProgressBar {
+        ProgressBar(label: "Thumbnails", total: 0, enabled: environment.stderrIsTerminal, write: { Diagnostics.raw($0) })
+    }
+
+    /// Fetches (or finds in the cache) the thumbnails of one provider's photos: called as soon
+    /// as its listing arrives, while other providers' listings may still be on their way.
+    func downloadThumbnails(_ photos: [Photo], offline: Bool, progress: ProgressBar) async -> ThumbnailPart {
         let items = photos.compactMap { photo in photo.thumbnailURL.map { (url: $0, provider: Optional(photo.provider)) } }
-        let urls = items.map(\.url)
-        guard !urls.isEmpty else { return Thumbnails() }
-        let fetcher = context.imageFetcher(offline: offline)
-        let bar = Mutex<ProgressBar?>(nil)
-        var batch = await fetcher.fetchAll(items) { downloads in
-            guard downloads > 0 else { return }
-            bar.withLock {
-                $0 = ProgressBar(label: "Thumbnails", total: downloads, enabled: environment.stderrIsTerminal, write: { Diagnostics.raw($0) })
-            }
+        guard !items.isEmpty else { return ThumbnailPart(items: [], batch: ImageFetcher.Batch()) }
+        let batch = await context.imageFetcher(offline: offline).fetchAll(items) { downloads in
+            progress.add(downloads)
         } progress: { failed in
-            bar.withLock { $0?.advance(failed: failed) }
+            progress.advance(failed: failed)
         }
-        bar.withLock { $0?.finish() }
+        return ThumbnailPart(items: items, batch: batch)
+    }
+
+    /// Every provider's thumbnails together: pictures drawn where a host is gone and its
+    /// provider says what they show, then one note or warning for the whole listing.
+    func finishThumbnails(_ parts: [ThumbnailPart], offline: Bool, progress: ProgressBar) -> Thumbnails {
+        progress.finish()
+        let items = parts.flatMap(\.items)
+        guard !items.isEmpty else { return Thumbnails() }
+        var batch = ImageFetcher.Batch()
+        for part in parts { batch.merge(part.batch) }
+        let urls = Set(items.map(\.url))
         let drawn = synthesizeMissing(items, batch: &batch, offline: offline)
         if batch.notCached > 0 {
-            Diagnostics.note("note: \(batch.notCached) of \(Set(urls).count) thumbnails are not cached (--offline)")
+            Diagnostics.note("note: \(batch.notCached) of \(urls.count) thumbnails are not cached (--offline)")
         }
         if batch.failed > 0 {
             var parts = batch.failuresByHost.sorted { $0.key < $1.key }.map { host, failure in
                 "\(failure.count) from \(host) (\(failure.error))"
             }
             if batch.refused > 0 { parts.append("\(batch.refused) refused (not an http or https URL)") }
-            Diagnostics.warning("\(batch.failed) of \(Set(urls).count) thumbnails could not be fetched: \(parts.joined(separator: "; "))")
+            Diagnostics.warning("\(batch.failed) of \(urls.count) thumbnails could not be fetched: \(parts.joined(separator: "; "))")
         }
         return Thumbnails(files: batch.files, synthesized: drawn)
     }

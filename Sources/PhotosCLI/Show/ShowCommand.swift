@@ -30,7 +30,9 @@ extension PhotosCommand {
                 """
         )
 
-        @Argument(help: ArgumentHelp("The photo, as provider:id. Example: flickr:53624890009", valueName: "id"))
+        @Argument(
+            help: ArgumentHelp("The photo, as provider:id. Example: flickr:53624890009", valueName: "id"),
+            completion: Completions.photoIDs)
         var id: String
 
         @Flag(help: "Download the full-size image into the cache and open it with PHOTOS_OPENER.")

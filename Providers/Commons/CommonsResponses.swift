@@ -1,0 +1,136 @@
+import Foundation
+
+// MediaWiki Action API answers, read leniently with JSONSerialization: formatversion 2 sends
+// `query.pages` as an array, formatversion 1 as an object keyed by page id (either is read);
+// numbers may come as strings; `extmetadata` may be `[]` instead of `{}` when empty. A field
+// of the wrong type becomes nil instead of failing the whole answer.
+
+/// A JSON value's text: strings as they are, numbers written out.
+func commonsString(_ value: Any?) -> String? {
+    if let text = value as? String { return text }
+    if let number = value as? NSNumber { return number.stringValue }
+    return nil
+}
+
+/// A JSON number, or a string holding an integer.
+func commonsInt(_ value: Any?) -> Int? {
+    if let text = value as? String { return Int(text.trimmingCharacters(in: .whitespaces)) }
+    if let number = value as? NSNumber {
+        let double = number.doubleValue
+        guard double.isFinite, double == double.rounded(), abs(double) < 1e15 else { return nil }
+        return Int(double)
+    }
+    return nil
+}
+
+/// The objects of a JSON array, or the values of a JSON object (formatversion 1's keyed maps).
+func commonsObjects(_ value: Any?) -> [[String: Any]] {
+    if let array = value as? [Any] { return array.compactMap { $0 as? [String: Any] } }
+    if let object = value as? [String: Any] {
+        return object.keys.sorted().compactMap { object[$0] as? [String: Any] }
+    }
+    return []
+}
+
+/// The top of every answer: the query, the continuation, or the API's error.
+struct CommonsAnswer {
+    var root: [String: Any]
+
+    /// Parses `body`; nil when it is not a JSON object that looks like an Action API answer.
+    init?(_ body: Data) {
+        guard let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] else { return nil }
+        let known = ["query", "batchcomplete", "continue", "error", "warnings", "servedby", "limits"]
+        guard known.contains(where: { object[$0] != nil }) else { return nil }
+        root = object
+    }
+
+    /// `{"error":{"code","info"}}`, sent with HTTP 200.
+    var error: (code: String, info: String?)? {
+        guard let error = root["error"] as? [String: Any] else { return nil }
+        return (commonsString(error["code"]) ?? "unknown", commonsString(error["info"]))
+    }
+
+    var query: [String: Any]? { root["query"] as? [String: Any] }
+
+    /// The `continue` object's value for `key` (`gsroffset`, `cmcontinue`).
+    func continuation(_ key: String) -> String? {
+        commonsString((root["continue"] as? [String: Any])?[key])
+    }
+
+    /// `query.pages`, in the order the API sent them.
+    var pages: [CommonsPage] { commonsObjects(query?["pages"]).map(CommonsPage.init) }
+
+    /// `query.categorymembers`: page ids in list order.
+    var memberIDs: [String] {
+        commonsObjects(query?["categorymembers"]).compactMap { commonsString($0["pageid"]) }
+    }
+}
+
+/// One page of `query.pages`, with its first imageinfo entry.
+struct CommonsPage {
+    var pageID: String?
+    var namespace: Int?
+    var title: String?
+    /// The search position (offset + position), on search results only.
+    var index: Int?
+    /// `missing` or `invalid` (an id the wiki does not have).
+    var isMissing: Bool
+    var info: CommonsImageInfo?
+
+    init(_ object: [String: Any]) {
+        pageID = commonsString(object["pageid"])
+        namespace = commonsInt(object["ns"])
+        title = commonsString(object["title"])
+        index = commonsInt(object["index"])
+        isMissing = object["missing"] != nil || object["invalid"] != nil
+        info = commonsObjects(object["imageinfo"]).first.map(CommonsImageInfo.init)
+    }
+}
+
+/// imageinfo: the original, the thumbnail asked for, and `extmetadata` (values are HTML).
+struct CommonsImageInfo {
+    var url: String?
+    var width: Int?
+    var height: Int?
+    var thumbURL: String?
+    var thumbWidth: Int?
+    var thumbHeight: Int?
+    var descriptionURL: String?
+    var mime: String?
+    var timestamp: String?
+    var user: String?
+    var metadata: [String: String] = [:]
+
+    init(_ object: [String: Any]) {
+        url = commonsString(object["url"])
+        width = commonsInt(object["width"])
+        height = commonsInt(object["height"])
+        thumbURL = commonsString(object["thumburl"])
+        thumbWidth = commonsInt(object["thumbwidth"])
+        thumbHeight = commonsInt(object["thumbheight"])
+        descriptionURL = commonsString(object["descriptionurl"])
+        mime = commonsString(object["mime"])
+        timestamp = commonsString(object["timestamp"])
+        user = commonsString(object["user"])
+        // `{"Artist": {"value": "...", "source": "...", "hidden": ""}}`; `[]` when empty. A value
+        // can also be a map of languages (iiextmetadatamultilang): English, else any.
+        if let entries = object["extmetadata"] as? [String: Any] {
+            for (name, entry) in entries {
+                guard let entry = entry as? [String: Any] else { continue }
+                if let value = commonsString(entry["value"]) {
+                    metadata[name] = value
+                } else if let languages = entry["value"] as? [String: Any] {
+                    let text = commonsString(languages["en"]) ?? languages.keys.sorted().lazy.compactMap { commonsString(languages[$0]) }.first
+                    if let text { metadata[name] = text }
+                }
+            }
+        }
+    }
+
+    /// A metadata field as plain text; nil when absent or blank.
+    func text(_ name: String) -> String? {
+        guard let html = metadata[name] else { return nil }
+        let text = CommonsText.plain(html)
+        return text.isEmpty ? nil : text
+    }
+}

@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import PhotosCore
+
+extension PhotosCommand {
+    /// `photos config`: where settings come from, and a starting config file.
+    struct Config: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the effective settings and where each comes from, or write a config file.",
+            discussion: """
+                Every setting can be given in the environment or in the config file (TOML); the \
+                environment wins, then the file, then the default.
+
+                Examples:
+                  photos config show                 # every setting, its value and its source
+                  photos config show --format json
+                  photos config path                 # the config file photos reads
+                  photos config init                 # write a commented template there
+                """,
+            subcommands: [Show.self, Path.self, Init.self],
+            defaultSubcommand: Show.self
+        )
+
+        /// `photos config show`.
+        struct Show: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Show the effective value of every setting and where it comes from.",
+                discussion: """
+                    SOURCE is "environment" (and the variable), "file" (and the file and line) \
+                    or "default". Secrets such as API keys are shown only as set or not set. The \
+                    last lines name photos' version and the libcurl it uses (HTTP/2, TLS library).
+                    """
+            )
+
+            enum Format: String, ExpressibleByArgument, CaseIterable {
+                case table, json
+            }
+
+            @Option(help: ArgumentHelp("Output format: table or json.", valueName: "format"))
+            var format: Format = .table
+
+            func run() async throws {
+                let format = format
+                try await CommandRuntime.run { environment in
+                    let report = ConfigReport(environment: environment)
+                    switch format {
+                    case .json: try Output.write(try JSONOutput.encode(report, pretty: true) + "\n")
+                    case .table:
+                        // Paths and URLs are not cut short for a pipe or a file.
+                        try Output.write(report.table(width: environment.stdoutIsTerminal ? environment.terminalWidth : 1000))
+                    }
+                }
+            }
+        }
+
+        /// `photos config path`.
+        struct Path: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Print the path of the config file photos reads (PHOTOS_CONFIG, else $XDG_CONFIG_HOME/photos/config.toml).")
+
+            func run() async throws {
+                try await CommandRuntime.run {
+                    try Output.write(ConfigFile.location(environment: ProcessInfo.processInfo.environment) + "\n")
+                }
+            }
+        }
+
+        /// `photos config init`.
+        struct Init: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Write a commented template of every setting to the config file; never overwrites one.",
+                discussion: "Every setting is commented out: remove the # before a line to set it.")
+
+            func run() async throws {
+                try await CommandRuntime.run {
+                    let environment = ProcessInfo.processInfo.environment
+                    let path = ConfigFile.location(environment: environment)
+                    try ConfigTemplate.write(to: path, schema: ConfigSchema(registry: .standard))
+                    Diagnostics.note("wrote \(path); photos config show prints what it sets")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import TOMLKit
+
+/// The config file, TOML (parsed by TOMLKit: tables, arrays, inline tables, quoted keys,
+/// multi-line strings). Checked against a ``ConfigSchema``: a syntax error, an unknown key or a
+/// value of the wrong type is reported with the file, its line and the key.
+///
+/// ```toml
+/// [defaults]
+/// provider = "flickr"
+///
+/// [flickr]
+/// api_key = "0123456789abcdef"
+///
+/// [cache]
+/// max_size_mb = 500
+/// ```
+struct ConfigFile: Equatable {
+    /// Values by `section.key`, as text (integers in decimal, arrays of strings joined by commas).
+    var values: [String: String] = [:]
+    /// The line each value is on, by `section.key`.
+    var lines: [String: Int] = [:]
+
+    struct ParseError: Error, CustomStringConvertible {
+        let path: String
+        let line: Int
+        let reason: String
+        var description: String { line > 0 ? "\(path):\(line): \(reason)" : "\(path): \(reason)" }
+    }
+
+    /// Where the config file is read from: PHOTOS_CONFIG, else the XDG config folder.
+    static func location(environment: [String: String]) -> String {
+        if let path = environment["PHOTOS_CONFIG"], !path.isEmpty { return path }
+        if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty { return xdg + "/photos/config.toml" }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return home + "/.config/photos/config.toml"
+    }
+
+    /// Reads the file at `path`; a missing file is an empty config.
+    /// - Throws: ``ParseError`` for a file that cannot be read, is not TOML, or (with a schema)
+    ///   holds a key the schema does not know or a value of the wrong type.
+    static func load(path: String, schema: ConfigSchema? = nil) throws -> ConfigFile {
+        guard FileManager.default.fileExists(atPath: path) else { return ConfigFile() }
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ParseError(path: path, line: 0, reason: "cannot be read as UTF-8 text")
+        }
+        return try parse(text, path: path, schema: schema)
+    }
+
+    static func parse(_ text: String, path: String = "config", schema: ConfigSchema? = nil) throws -> ConfigFile {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ParseError(path: path, line: error.source.begin.line, reason: error.description)
+        }
+        var reader = Reader(path: path, schema: schema, locations: TOMLKeyLines(text))
+        try reader.read(table, at: [])
+        return reader.config
+    }
+
+    /// Walks the parsed document, flattening it to `section.key` values and checking each.
+    private struct Reader {
+        let path: String
+        let schema: ConfigSchema?
+        let locations: TOMLKeyLines
+        var config = ConfigFile()
+
+        mutating func read(_ table: TOMLTable, at prefix: [String]) throws {
+            if let schema, prefix.count == 1, table.isEmpty, !schema.sections.contains(prefix[0]) {
+                throw error(at: prefix, "unknown table [\(prefix[0])]; \(knownSections(schema))")
+            }
+            for key in table.keys.sorted() {
+                guard let value = table[key] else { continue }
+                let path = prefix + [key]
+                if value.type == .table, let inner = value.table {
+                    if let schema, let setting = schema.setting(path.joined(separator: ".")) {
+                        throw error(at: path, "\(setting.displayKey) must be \(setting.kind.typeName), not a table")
+                    }
+                    try read(inner, at: path)
+                } else {
+                    try store(value, at: path)
+                }
+            }
+        }
+
+        mutating func store(_ value: any TOMLValueConvertible, at path: [String]) throws {
+            let configKey = path.joined(separator: ".")
+            guard let schema else {
+                config.values[configKey] = Self.text(value)
+                config.lines[configKey] = locations.line(of: path)
+                return
+            }
+            guard path.count == 2, let setting = schema.setting(configKey) else {
+                throw error(at: path, unknownKey(path, schema))
+            }
+            let text: String
+            switch setting.kind {
+            case .string:
+                guard let string = value.string else { throw wrongType(setting, value, at: path) }
+                text = string
+            case .integer(let range):
+                guard let number = value.int else { throw wrongType(setting, value, at: path) }
+                guard range.contains(number) else {
+                    throw error(
+                        at: path,
+                        "\(setting.displayKey) must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(number)")
+                }
+                text = String(number)
+            case .providerList:
+                if let string = value.string {
+                    text = string
+                } else if let array = value.array, let names = Optional(array.compactMap(\.string)),
+                    names.count == array.count, !names.isEmpty
+                {
+                    text = names.joined(separator: ",")
+                } else {
+                    throw wrongType(setting, value, at: path)
+                }
+            }
+            // An empty value is no value, as an empty environment variable is.
+            guard !text.isEmpty else { return }
+            config.values[configKey] = text
+            config.lines[configKey] = locations.line(of: path)
+        }
+
+        func error(at path: [String], _ reason: String) -> ParseError {
+            ParseError(path: self.path, line: locations.line(of: path) ?? 0, reason: reason)
+        }
+
+        func wrongType(_ setting: ConfigSetting, _ value: any TOMLValueConvertible, at path: [String]) -> ParseError {
+            let example: String
+            switch setting.kind {
+            case .string: example = "\(setting.key) = \"...\""
+            case .integer: example = "\(setting.key) = \(setting.defaultValue ?? "10")"
+            case .providerList: example = "\(setting.key) = \"\(setting.example ?? "all")\""
+            }
+            return error(
+                at: path,
+                "\(setting.displayKey) must be \(setting.kind.typeName), got \(Self.describe(value.type)) (write \(example))")
+        }
+
+        func unknownKey(_ path: [String], _ schema: ConfigSchema) -> String {
+            let written = path.map(Self.displayPart)
+            if path.count == 1 {
+                return "unknown key '\(written[0])' outside any table; settings live in tables (\(knownSections(schema)))"
+            }
+            let section = path[0]
+            let keys = schema.keys(in: section)
+            if keys.isEmpty {
+                return "unknown table [\(written[0])]; \(knownSections(schema))"
+            }
+            let key = written.dropFirst().joined(separator: ".")
+            return "unknown key '\(key)' in [\(section)]; it knows: \(keys.joined(separator: ", "))"
+        }
+
+        func knownSections(_ schema: ConfigSchema) -> String {
+            "known tables: " + schema.sections.map { "[\($0)]" }.joined(separator: ", ")
+        }
+
+        static func displayPart(_ part: String) -> String {
+            part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") } ? part : "\"\(part)\""
+        }
+
+        static func describe(_ type: TOMLType) -> String {
+            switch type {
+            case .table: return "a table"
+            case .array: return "an array"
+            case .string: return "a string"
+            case .int: return "an integer"
+            case .double: return "a floating-point number"
+            case .bool: return "a boolean"
+            case .date: return "a date"
+            case .time: return "a time"
+            case .dateTime: return "a date-time"
+            }
+        }
+
+        /// A value as text, for a config read without a schema.
+        static func text(_ value: any TOMLValueConvertible) -> String {
+            if let string = value.string { return string }
+            if let number = value.int { return String(number) }
+            if let flag = value.bool { return flag ? "true" : "false" }
+            if let number = value.double { return String(number) }
+            if let array = value.array { return array.map { text($0) }.joined(separator: ",") }
+            return value.debugDescription
+        }
+    }
+}

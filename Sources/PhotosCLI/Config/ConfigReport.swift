@@ -1,0 +1,114 @@
+import Foundation
+import PhotosCore
+import PhotosTerminal
+import PhotosTransport
+
+/// What `photos config show` prints: every setting's effective value and where it came from.
+struct ConfigReport: Encodable {
+    enum Source: Equatable {
+        case environment(variable: String)
+        case file(path: String, line: Int?)
+        case `default`
+    }
+
+    struct Entry {
+        var setting: ConfigSetting
+        /// The effective value (nil: not set and no default).
+        var value: String?
+        var source: Source
+    }
+
+    /// The config file, and what chose it.
+    var path: String
+    var pathSource: String
+    var fileExists: Bool
+    var entries: [Entry]
+    var curl: CurlLibraryInfo?
+
+    init(environment: AppEnvironment, curl: CurlLibraryInfo? = CurlLibraryInfo.current()) {
+        let variables = environment.environment
+        path = ConfigFile.location(environment: variables)
+        if let value = variables["PHOTOS_CONFIG"], !value.isEmpty {
+            pathSource = "environment PHOTOS_CONFIG"
+        } else if let value = variables["XDG_CONFIG_HOME"], !value.isEmpty {
+            pathSource = "$XDG_CONFIG_HOME"
+        } else {
+            pathSource = "default"
+        }
+        fileExists = FileManager.default.fileExists(atPath: path)
+        let path = path
+        entries = ConfigSchema(registry: environment.registry).settings.map { setting in
+            if let variable = setting.variable, let value = variables[variable], !value.isEmpty {
+                return Entry(setting: setting, value: value, source: .environment(variable: variable))
+            }
+            if let value = environment.config.values[setting.configKey] {
+                return Entry(setting: setting, value: value, source: .file(path: path, line: environment.config.lines[setting.configKey]))
+            }
+            return Entry(setting: setting, value: setting.defaultValue, source: .default)
+        }
+        self.curl = curl
+    }
+
+    /// The value as people may see it: secrets only as set or not.
+    static func shown(_ entry: Entry) -> String {
+        if entry.setting.isSecret { return entry.value == nil ? "not set" : "set (hidden)" }
+        return entry.value.map(TerminalText.sanitize) ?? "not set"
+    }
+
+    static func describe(_ source: Source) -> String {
+        switch source {
+        case .environment(let variable): return "environment \(variable)"
+        case .file(let path, let line): return "file \(path)" + (line.map { ":\($0)" } ?? "")
+        case .default: return "default"
+        }
+    }
+
+    func table(width: Int) -> String {
+        var text = "Config file: \(TerminalText.sanitize(path)) (\(pathSource); \(fileExists ? "present" : "not present: photos config init writes one"))\n\n"
+        var table = Table(columns: [
+            .init("SETTING", maxWidth: 30), .init("VARIABLE", maxWidth: 34), .init("VALUE", maxWidth: 40), .init("SOURCE"),
+        ])
+        for entry in entries {
+            table.append([entry.setting.displayKey, entry.setting.variable ?? "-", Self.shown(entry), Self.describe(entry.source)])
+        }
+        text += table.render(width: width)
+        text += "\nphotos \(PhotosVersion.current), \(curl?.summary ?? VersionReport.curlLine)\n"
+        return text
+    }
+
+    enum Keys: String, CodingKey { case file, settings, version }
+    enum FileKeys: String, CodingKey { case path, source, exists }
+    enum VersionKeys: String, CodingKey { case photos, libcurl }
+    enum SettingKeys: String, CodingKey { case key, variable, summary, value, set, secret, source, file, line }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        var file = container.nestedContainer(keyedBy: FileKeys.self, forKey: .file)
+        try file.encode(path, forKey: .path)
+        try file.encode(pathSource == "environment PHOTOS_CONFIG" ? "environment" : pathSource == "default" ? "default" : "XDG_CONFIG_HOME", forKey: .source)
+        try file.encode(fileExists, forKey: .exists)
+        var version = container.nestedContainer(keyedBy: VersionKeys.self, forKey: .version)
+        try version.encode(PhotosVersion.current, forKey: .photos)
+        try version.encode(curl, forKey: .libcurl)
+        var settings = container.nestedUnkeyedContainer(forKey: .settings)
+        for entry in entries {
+            var item = settings.nestedContainer(keyedBy: SettingKeys.self)
+            try item.encode(entry.setting.configKey, forKey: .key)
+            try item.encode(entry.setting.variable, forKey: .variable)
+            try item.encode(entry.setting.summary, forKey: .summary)
+            try item.encode(entry.setting.isSecret ? nil : entry.value, forKey: .value)
+            try item.encode(entry.value != nil, forKey: .set)
+            try item.encode(entry.setting.isSecret, forKey: .secret)
+            switch entry.source {
+            case .environment:
+                try item.encode("environment", forKey: .source)
+            case .file(let path, let line):
+                try item.encode("file", forKey: .source)
+                try item.encode(path, forKey: .file)
+                try item.encode(line, forKey: .line)
+            case .default:
+                try item.encode("default", forKey: .source)
+            }
+        }
+    }
+}

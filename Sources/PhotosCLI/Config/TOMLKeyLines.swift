@@ -1,0 +1,187 @@
+/// The line on which each key of a TOML document is defined, so that an error about a key
+/// (unknown, wrong type) can name its line. TOMLKit reports lines for syntax errors only.
+///
+/// Runs on a document the TOML parser has accepted, so it can be lenient: it follows table
+/// headers (`[a.b]`, `[[a]]`), bare, quoted and dotted keys, and skips strings (multi-line ones
+/// included), comments, arrays and inline tables. A key inside an inline table or an array of
+/// tables is reported at the line of the nearest enclosing key it knows.
+struct TOMLKeyLines {
+    private var lines: [[String]: Int] = [:]
+
+    init(_ text: String) {
+        var scanner = Scanner(bytes: Array(text.utf8))
+        lines = scanner.run()
+    }
+
+    /// The line of `path` (1-based), or of its longest prefix that was found; nil when none.
+    func line(of path: [String]) -> Int? {
+        var path = path
+        while !path.isEmpty {
+            if let line = lines[path] { return line }
+            path.removeLast()
+        }
+        return nil
+    }
+
+    private struct Scanner {
+        let bytes: [UInt8]
+        var index = 0
+        var line = 1
+        var table: [String] = []
+        var found: [[String]: Int] = [:]
+
+        init(bytes: [UInt8]) { self.bytes = bytes }
+
+        var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+        mutating func run() -> [[String]: Int] {
+            while index < bytes.count {
+                skipBlanks()
+                guard let byte = current else { break }
+                switch byte {
+                case UInt8(ascii: "\n"): advance()
+                case UInt8(ascii: "#"): skipToEndOfLine()
+                case UInt8(ascii: "["):
+                    advance()
+                    if current == UInt8(ascii: "[") { advance() }
+                    let headerLine = line
+                    table = readKey()
+                    if found[table] == nil { found[table] = headerLine }
+                    skipToEndOfLine()
+                default:
+                    let keyLine = line
+                    let key = readKey()
+                    if key.isEmpty {
+                        skipToEndOfLine()
+                        continue
+                    }
+                    if found[table + key] == nil { found[table + key] = keyLine }
+                    skipBlanks()
+                    if current == UInt8(ascii: "=") { advance() }
+                    skipValue()
+                }
+            }
+            return found
+        }
+
+        mutating func advance() {
+            if current == UInt8(ascii: "\n") { line += 1 }
+            index += 1
+        }
+
+        mutating func skipBlanks() {
+            while let byte = current, byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") {
+                advance()
+            }
+        }
+
+        mutating func skipToEndOfLine() {
+            while let byte = current, byte != UInt8(ascii: "\n") { advance() }
+        }
+
+        /// A key: parts separated by dots, each bare or quoted; stops before `=` or `]`.
+        mutating func readKey() -> [String] {
+            var parts: [String] = []
+            while true {
+                skipBlanks()
+                guard let byte = current else { return parts }
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                    parts.append(readQuoted(byte))
+                } else {
+                    let start = index
+                    while let byte = current, Self.isBare(byte) { advance() }
+                    if index == start { return parts }
+                    parts.append(String(decoding: bytes[start..<index], as: UTF8.self))
+                }
+                skipBlanks()
+                guard current == UInt8(ascii: ".") else { return parts }
+                advance()
+            }
+        }
+
+        static func isBare(_ byte: UInt8) -> Bool {
+            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: "-")
+        }
+
+        /// A one-line quoted key; basic strings' simple escapes are undone.
+        mutating func readQuoted(_ quote: UInt8) -> String {
+            advance()
+            var text: [UInt8] = []
+            while let byte = current, byte != quote, byte != UInt8(ascii: "\n") {
+                if quote == UInt8(ascii: "\""), byte == UInt8(ascii: "\\") {
+                    advance()
+                    guard let escaped = current else { break }
+                    switch escaped {
+                    case UInt8(ascii: "n"): text.append(UInt8(ascii: "\n"))
+                    case UInt8(ascii: "t"): text.append(UInt8(ascii: "\t"))
+                    default: text.append(escaped)
+                    }
+                } else {
+                    text.append(byte)
+                }
+                advance()
+            }
+            if current == quote { advance() }
+            return String(decoding: text, as: UTF8.self)
+        }
+
+        /// A value up to the end of its line: strings (multi-line ones across lines), arrays and
+        /// inline tables (across lines), then an optional comment.
+        mutating func skipValue() {
+            var depth = 0
+            while let byte = current {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                    skipString(byte)
+                case UInt8(ascii: "["), UInt8(ascii: "{"):
+                    depth += 1
+                    advance()
+                case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                    depth -= 1
+                    advance()
+                case UInt8(ascii: "#"):
+                    skipToEndOfLine()
+                case UInt8(ascii: "\n"):
+                    if depth <= 0 { return }
+                    advance()
+                default:
+                    advance()
+                }
+            }
+        }
+
+        mutating func skipString(_ quote: UInt8) {
+            let isMultiLine = index + 2 < bytes.count && bytes[index + 1] == quote && bytes[index + 2] == quote
+            if isMultiLine {
+                index += 3
+                while let byte = current {
+                    if quote == UInt8(ascii: "\""), byte == UInt8(ascii: "\\") {
+                        advance()
+                        advance()
+                        continue
+                    }
+                    if byte == quote, index + 2 < bytes.count, bytes[index + 1] == quote, bytes[index + 2] == quote {
+                        index += 3
+                        // Up to two more quotes may belong to the string (""""" ends it too).
+                        while current == quote { index += 1 }
+                        return
+                    }
+                    advance()
+                }
+                return
+            }
+            advance()
+            while let byte = current, byte != UInt8(ascii: "\n") {
+                if quote == UInt8(ascii: "\""), byte == UInt8(ascii: "\\") {
+                    advance()
+                    advance()
+                    continue
+                }
+                advance()
+                if byte == quote { return }
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Dispatch
+import Foundation
+import PhotosCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads lines from a file descriptor (stdin) in batches, on a dispatch thread: a pipe whose
+/// writer is slow (`photos list ... | photos save -`) never holds one of the few threads that run
+/// Swift's tasks.
+final class LineReader: @unchecked Sendable {
+    private let descriptor: Int32
+    private let queue = DispatchQueue(label: "photos.stdin")
+    // Touched only on `queue`.
+    private var pending: [UInt8] = []
+    /// Where the unread part of `pending` starts.
+    private var start = 0
+    private var atEnd = false
+
+    /// The longest line kept; longer ones are cut (a photo object is a few KB).
+    static let maxLineBytes = 1 << 20
+
+    init(descriptor: Int32 = STDIN_FILENO) {
+        self.descriptor = descriptor
+    }
+
+    /// Up to `count` lines (without their newline; a last line without one included), waiting
+    /// for at least one; nil at the end of the input.
+    /// - Throws: `PhotosError.usage` when the input cannot be read.
+    func next(upTo count: Int) async throws -> [String]? {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { [self] in
+                do {
+                    continuation.resume(returning: try readLines(upTo: count))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+
+    private func readLines(upTo count: Int) throws -> [String]? {
+        var lines: [String] = []
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while lines.count < count {
+            if let newline = pending[start...].firstIndex(of: 0x0A) {
+                lines.append(line(pending[start..<newline]))
+                start = newline + 1
+                continue
+            }
+            pending.removeFirst(start)
+            start = 0
+            if atEnd {
+                if !pending.isEmpty {
+                    lines.append(line(pending[...]))
+                    pending.removeAll()
+                }
+                break
+            }
+            // Lines already read are handed over before waiting for more.
+            if !lines.isEmpty && !Self.isReadable(descriptor) { break }
+            let read = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if read < 0 {
+                if errno == EINTR { continue }
+                throw PhotosError.usage("cannot read the standard input: \(String(cString: strerror(errno)))")
+            }
+            if read == 0 {
+                atEnd = true
+            } else {
+                pending += buffer[..<read]
+                if pending.count > Self.maxLineBytes, !pending.contains(0x0A) {
+                    pending.removeLast(pending.count - Self.maxLineBytes)
+                }
+            }
+        }
+        return lines.isEmpty && atEnd ? nil : lines
+    }
+
+    private func line(_ bytes: ArraySlice<UInt8>) -> String {
+        var slice = bytes.prefix(Self.maxLineBytes)
+        if slice.last == 0x0D { slice = slice.dropLast() }
+        return String(decoding: slice, as: UTF8.self)
+    }
+
+    private static func isReadable(_ descriptor: Int32) -> Bool {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&poller, 1, 0) > 0
+    }
+}

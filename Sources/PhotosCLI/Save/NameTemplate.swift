@@ -1,0 +1,314 @@
+import Foundation
+import PhotosCore
+
+/// A `--name` template: text with `{field}`s, `/` between folders, e.g. `{provider}/{id}.{ext}`.
+///
+/// Every field's value comes from a provider and is made into part of one safe path component
+/// (``FileNameSanitizer``): it can never add a folder, climb out of `--to` or hide a file.
+struct NameTemplate: Sendable, Equatable {
+    enum Field: String, CaseIterable, Sendable {
+        case provider, id, rawID = "raw_id", title, owner, date, ext
+
+        var summary: String {
+            switch self {
+            case .provider: return "the provider's name (flickr)"
+            case .id: return "the photo's id, as a file name (flickr_53624890009)"
+            case .rawID: return "the id without the provider (53624890009)"
+            case .title: return "the title ('untitled' when it has none)"
+            case .owner: return "who took or posted it ('unknown' when not said)"
+            case .date: return "the date taken, else uploaded, as YYYY-MM-DD ('undated')"
+            case .ext: return "the image's extension (jpg, png, gif, webp)"
+            }
+        }
+    }
+
+    enum Piece: Sendable, Equatable {
+        case text(String)
+        case field(Field)
+    }
+
+    static let defaultTemplate = "{provider}/{id}.{ext}"
+
+    /// The template's folders and file name, each a sequence of pieces.
+    let components: [[Piece]]
+    let source: String
+
+    /// Parses `template`. `{{` and `}}` are literal braces.
+    /// - Throws: `PhotosError.usage` for an unknown or unclosed field, an empty, absolute, `.` or
+    ///   `..` component, or a character no file name may hold.
+    init(_ template: String) throws {
+        source = template
+        guard !template.isEmpty else { throw PhotosError.usage("--name is empty; the default is \(Self.defaultTemplate)") }
+        guard !template.hasPrefix("/") else {
+            throw PhotosError.usage("--name is relative to --to; '\(template)' starts with /")
+        }
+        var components: [[Piece]] = []
+        var pieces: [Piece] = []
+        var text = ""
+        var characters = template.makeIterator()
+        func flushText() {
+            if !text.isEmpty { pieces.append(.text(text)) }
+            text = ""
+        }
+        func endComponent() throws {
+            flushText()
+            if pieces.isEmpty { throw PhotosError.usage("--name '\(template)' has an empty folder name (two / in a row, or one at the end)") }
+            if case .text(let literal) = pieces.first, pieces.count == 1, literal == "." || literal == ".." {
+                throw PhotosError.usage("--name may not use '\(literal)' as a folder: every file stays inside --to")
+            }
+            components.append(pieces)
+            pieces = []
+        }
+        while let character = characters.next() {
+            switch character {
+            case "/":
+                try endComponent()
+            case "{":
+                var name = ""
+                var closed = false
+                var escaped = false
+                while let next = characters.next() {
+                    if next == "}" {
+                        closed = true
+                        break
+                    }
+                    if next == "{" && name.isEmpty {
+                        escaped = true
+                        break
+                    }
+                    name.append(next)
+                }
+                if escaped {
+                    text.append("{")  // `{{`
+                    continue
+                }
+                guard closed else { throw PhotosError.usage("--name '\(template)' has a '{' without its '}'") }
+                guard let field = Field(rawValue: name) else {
+                    let known = Field.allCases.map { "{\($0.rawValue)}" }.joined(separator: " ")
+                    throw PhotosError.usage("--name has no field {\(name)}; the fields are \(known)")
+                }
+                flushText()
+                pieces.append(.field(field))
+            case "}":
+                guard characters.next() == "}" else {
+                    throw PhotosError.usage("--name '\(template)' has a '}' without its '{' (write }} for a brace)")
+                }
+                text.append("}")
+            default:
+                if character.unicodeScalars.contains(where: { FileNameSanitizer.isInvisible($0) || $0 == "\0" }) {
+                    throw PhotosError.usage("--name holds a control or invisible character")
+                }
+                text.append(character)
+            }
+        }
+        try endComponent()
+        self.components = components
+    }
+
+    /// The fields the template uses.
+    var uses: Set<Field> {
+        Set(components.joined().compactMap { if case .field(let field) = $0 { return field } else { return nil } })
+    }
+
+    /// The path below `--to` for one photo, one safe component per folder and the file name.
+    /// - Parameter reserve: bytes the file name leaves free (for `.part`, `.json` and `-N`).
+    func render(_ values: NameFields, reserve: Int = 0) -> [String] {
+        components.enumerated().map { index, pieces in
+            let isFileName = index == components.count - 1
+            let rendered = pieces.map { piece -> String in
+                switch piece {
+                case .text(let text): return FileNameSanitizer.literal(text)
+                case .field(let field): return FileNameSanitizer.field(values[field], fallback: values.fallback(field))
+                }
+            }.joined()
+            return FileNameSanitizer.component(rendered, maxBytes: FileNameSanitizer.maxComponentBytes - (isFileName ? reserve : 0))
+        }
+    }
+}
+
+/// The values of a template's fields for one photo.
+struct NameFields: Sendable {
+    var provider: String
+    var id: String
+    var rawID: String
+    var title: String
+    var owner: String?
+    var date: Date?
+    var ext: String
+
+    init(photo: Photo, imageURL: String) {
+        provider = photo.provider
+        id = photo.id.description
+        rawID = photo.id.raw
+        title = photo.title
+        owner = photo.owner
+        date = photo.takenAt ?? photo.uploadedAt
+        ext = Self.fileExtension(of: imageURL) ?? "jpg"
+    }
+
+    subscript(field: NameTemplate.Field) -> String {
+        switch field {
+        case .provider: return provider
+        case .id: return id
+        case .rawID: return rawID
+        case .title: return title
+        case .owner: return owner ?? ""
+        case .date: return date.map(Self.day) ?? ""
+        case .ext: return ext
+        }
+    }
+
+    func fallback(_ field: NameTemplate.Field) -> String {
+        switch field {
+        case .title: return "untitled"
+        case .owner: return "unknown"
+        case .date: return "undated"
+        case .ext: return "jpg"
+        default: return "_"
+        }
+    }
+
+    /// `2024-01-31`, in UTC.
+    static func day(_ date: Date) -> String {
+        let components = Self.calendar.dateComponents([.year, .month, .day], from: date)
+        guard let year = components.year, let month = components.month, let day = components.day else { return "" }
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
+        return "\(year)-\(two(month))-\(two(day))"
+    }
+
+    private static let calendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
+        return calendar
+    }()
+
+    /// The image extension the URL's path ends in (`jpeg` as `jpg`); nil for any other.
+    static func fileExtension(of url: String) -> String? {
+        // The path's last segment, without the query or fragment (no URL parser: this runs for
+        // every photo of a save).
+        let path = url.prefix { $0 != "?" && $0 != "#" }
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/"), path.contains("://") else { return nil }
+        switch path[path.index(after: dot)...].lowercased() {
+        case "jpg", "jpeg": return "jpg"
+        case "png": return "png"
+        case "gif": return "gif"
+        case "webp": return "webp"
+        default: return nil
+        }
+    }
+}
+
+/// Makes text from providers into file names every common file system accepts.
+enum FileNameSanitizer {
+    /// The longest file name ext4, XFS, Btrfs, APFS and NTFS (in UTF-16 units) accept, in bytes.
+    static let maxComponentBytes = 255
+
+    /// Characters that are not allowed in a name on some file system (`/` anywhere; the rest
+    /// on FAT, exFAT, NTFS and SMB shares, where people copy their photos).
+    private static let refused: Set<Character> = ["/", "\\", ":", "*", "?", "\"", "<", ">", "|"]
+
+    /// Control characters (C0, DEL, C1), format characters (bidi controls, zero-width
+    /// characters, tags) and line or paragraph separators: invisible or able to reorder text.
+    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse: return true
+        default: return scalar.value == 0x7F
+        }
+    }
+
+    /// A field's value as part of one component: invisible characters dropped, white space
+    /// (tabs, newlines, no-break spaces) as single spaces, refused characters as `_`, leading
+    /// and trailing dots and spaces trimmed; `fallback` when nothing is left.
+    static func field(_ value: String, fallback: String) -> String {
+        var result = ""
+        var pendingSpace = false
+        for character in FileNameSanitizer.composed(value) {
+            if character.isWhitespace || character.isNewline {
+                pendingSpace = !result.isEmpty
+                continue
+            }
+            let cleaned = clean(character)
+            guard !cleaned.isEmpty else { continue }
+            if pendingSpace { result.append(" ") }
+            pendingSpace = false
+            result += cleaned
+        }
+        // No hidden file, no `.` or `..`, nothing Windows would drop.
+        let trimmed = result.trimmingCharacters(in: CharacterSet(charactersIn: ". "))
+        return trimmed.isEmpty ? fallback : trimmed
+    }
+
+    /// `text` in Unicode's composed form (NFC), as macOS and most tools expect names; ASCII
+    /// text (most names) as it is, without Foundation's work.
+    static func composed(_ text: String) -> String {
+        text.utf8.allSatisfy { $0 < 0x80 } ? text : text.precomposedStringWithCanonicalMapping
+    }
+
+    /// Literal template text: the same characters refused, spaces kept as typed.
+    static func literal(_ text: String) -> String {
+        composed(text).map(clean).joined()
+    }
+
+    private static func clean(_ character: Character) -> String {
+        if character.isWhitespace || character.isNewline { return " " }
+        if refused.contains(character) { return "_" }
+        var text = ""
+        text.unicodeScalars.append(contentsOf: character.unicodeScalars.filter { !isInvisible($0) })
+        return text
+    }
+
+    /// One whole component: no leading dot (no hidden file, never `.` or `..`), no leading or
+    /// trailing spaces and dots (Windows drops them), no device name Windows reserves
+    /// (`CON`, `nul.txt`, `COM1`...), not ending in `.part` (photos' own partial files), at
+    /// most `maxBytes` bytes of UTF-8 cut between characters and keeping the extension.
+    static func component(_ text: String, maxBytes: Int = maxComponentBytes) -> String {
+        var name = Substring(text)
+        while let first = name.first, first == "." || first == " " { name = name.dropFirst() }
+        while let last = name.last, last == "." || last == " " { name = name.dropLast() }
+        var result = String(name)
+        if result.isEmpty { result = "_" }
+        if isReservedDeviceName(result) { result = "_" + result }
+        if result.lowercased().hasSuffix(".part") { result += "_" }
+        return fit(result, maxBytes: maxBytes)
+    }
+
+    /// `name` cut to `maxBytes` UTF-8 bytes on a character boundary, keeping its extension
+    /// (up to 16 bytes after the last dot) when there is one.
+    static func fit(_ name: String, maxBytes: Int) -> String {
+        guard name.utf8.count > maxBytes else { return name }
+        var stem = Substring(name)
+        var ext: Substring = ""
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex, name.utf8.distance(from: dot, to: name.endIndex) <= 17 {
+            stem = name[..<dot]
+            ext = name[dot...]
+        }
+        return prefix(stem, maxBytes: maxBytes - ext.utf8.count) + ext
+    }
+
+    /// The longest start of `text` of at most `maxBytes` UTF-8 bytes that ends between two
+    /// characters, without trailing spaces or dots; `_` when nothing fits.
+    static func prefix(_ text: some StringProtocol, maxBytes: Int) -> String {
+        var kept = ""
+        var used = 0
+        for character in text {
+            let size = character.utf8.count
+            guard used + size <= maxBytes else { break }
+            kept.append(character)
+            used += size
+        }
+        while let last = kept.last, last == "." || last == " " { kept.removeLast() }
+        return kept.isEmpty ? "_" : kept
+    }
+
+    /// Windows' reserved device names, alone or before an extension: CON, PRN, AUX, NUL,
+    /// COM0-9, LPT0-9 (any case).
+    static func isReservedDeviceName(_ name: String) -> Bool {
+        let stem = name.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first.map { $0.uppercased() } ?? ""
+        let trimmed = stem.trimmingCharacters(in: .whitespaces)
+        if ["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"].contains(trimmed) { return true }
+        if trimmed.count == 4, trimmed.hasPrefix("COM") || trimmed.hasPrefix("LPT"), let digit = trimmed.last, digit.isASCII, digit.isNumber {
+            return true
+        }
+        return false
+    }
+}

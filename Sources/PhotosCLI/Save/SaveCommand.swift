@@ -1,0 +1,157 @@
+import ArgumentParser
+import Foundation
+import PhotosCore
+
+extension ImageSizeChoice: ExpressibleByArgument {}
+
+extension PhotosCommand {
+    /// `photos save`: full images of photos named by id, read from stdin, or of a listing.
+    struct Save: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Download full images: of photos by id, from stdin, or of a whole search.",
+            discussion: """
+                Photos come from ids (provider:id), from - (ids or `photos list --format jsonl` \
+                lines on stdin), or, without either, from a listing with the same options as \
+                photos list (--provider, --query, --album, --filter, --limit, --all): pages are \
+                walked as needed and downloads start while the next page is fetched.
+
+                Files are downloaded in parallel over HTTP/2 and written to NAME.part, renamed to \
+                NAME only once complete and checked (the byte count, and the bytes of a JPEG, PNG, \
+                GIF or WebP image; anything else is refused and leaves no file). Run the same \
+                command again to resume: complete files are skipped without a request, .part \
+                files continue where they stopped. An image `photos show --open` already fetched \
+                is copied from the cache.
+
+                --name is a path below --to made of text and fields; every field is made into \
+                one safe file name (no /, no .., no control characters, at most 255 bytes). \
+                Two photos that would get the same name get NAME-2.EXT, NAME-3.EXT... in the \
+                order of the input. Fields:
+                \(NameTemplate.Field.allCases.map { "  " + "{\($0.rawValue)}".padding(toLength: 11, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
+
+                --metadata writes NAME.json beside each file: the photo as show --format json \
+                prints it (what the listing knew, or the detail for photos given by id).
+
+                Exit codes: 0 everything saved or already there, 75 some downloads failed (each \
+                is named; run again to resume), 64 wrong usage, 69 nothing could be fetched, \
+                74 the disk is full, 130 interrupted (.part files are kept for the next run).
+
+                Examples:
+                  photos save flickr:53624890009 placeholder:17
+                  photos save --provider flickr --query dogs --limit 200 --to ~/Pictures/dogs
+                  photos save --provider flickr -q dogs --all --name "{owner}/{title}.{ext}"
+                  photos save --provider flickr -q dogs --limit 50 --size large --metadata
+                  photos list --provider flickr -q cats --format jsonl | photos save -
+                  photos save --provider placeholder --album 3 --metadata --format json
+                """
+        )
+
+        static let walkingPageSize = 100
+
+        @Argument(
+            help: ArgumentHelp("Photos as provider:id, or - to read ids or `photos list --format jsonl` lines from stdin.", valueName: "id"),
+            completion: Completions.photoIDs)
+        var ids: [String] = []
+
+        @Option(help: ArgumentHelp("Folder to save into (created when missing; default: the current folder). Example: --to ~/Pictures/dogs", valueName: "dir"))
+        var to: String = "."
+
+        @Option(help: ArgumentHelp("Which size: original (the largest offered), large (about 1024 px), medium (640) or small (320).", valueName: "size"))
+        var size: ImageSizeChoice = .original
+
+        @Option(help: ArgumentHelp("Path of each file below --to, with fields (see above).", valueName: "template"))
+        var name: String = NameTemplate.defaultTemplate
+
+        @Flag(help: "Write NAME.json beside each file: the photo's details as show --format json prints them.")
+        var metadata = false
+
+        @Option(name: .long, help: ArgumentHelp(
+            "Provider name, several separated by commas, or 'all' (as for photos list). Example: --provider flickr", valueName: "name"),
+            completion: Completions.providers)
+        var provider: String?
+
+        @Option(name: [.customShort("q"), .long], help: ArgumentHelp("Search text. Example: --query \"golden retriever\"", valueName: "text"))
+        var query: String?
+
+        @Option(help: ArgumentHelp("Only this album (placeholder; the same as --filter album=N).", valueName: "n"))
+        var album: Int?
+
+        @OptionGroup var filterOptions: FilterOptions
+
+        @Option(help: ArgumentHelp("Page of the listing to start at (1 is the first).", valueName: "n"))
+        var page: Int = 1
+
+        @Option(name: .long, help: ArgumentHelp("Photos per page of the listing (default 100 when walking pages with --limit or --all, else 30; Flickr allows up to 500).", valueName: "n"))
+        var perPage: Int?
+
+        @Option(help: ArgumentHelp("Save at most this many photos per provider, walking pages as needed. Example: --limit 200", valueName: "n"))
+        var limit: Int?
+
+        @Flag(help: "Walk every page of the listing to the last one (or to --limit).")
+        var all = false
+
+        @Option(name: .long, help: ArgumentHelp("Summary format: table (one line for people) or json ({\"saved\",\"skipped\",\"failed\",\"bytes\"}).", valueName: "format"))
+        var format: OutputFormat = .table
+
+        func validate() throws {
+            if format == .jsonl || format == .grid { throw ValidationError("save prints one summary: use --format table or json") }
+            if to.isEmpty { throw ValidationError("--to is empty; leave it out to save into the current folder") }
+            guard page >= 1 else { throw ValidationError("--page starts at 1, got \(page)") }
+            if let perPage, !(1...500).contains(perPage) { throw ValidationError("--per-page must be between 1 and 500, got \(perPage)") }
+            if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, got \(limit)") }
+            if let album, album < 1 { throw ValidationError("--album must be at least 1, got \(album)") }
+            if let query, query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                throw ValidationError("--query is empty; leave it out to save the provider's default feed")
+            }
+            let listing = provider != nil || query != nil || album != nil || !filterOptions.filters.isEmpty || limit != nil || all
+                || page != 1 || perPage != nil
+            if !ids.isEmpty && listing {
+                throw ValidationError("give photo ids (or -) or listing options (--provider, --query, ...), not both")
+            }
+            if ids.contains("-") && ids.count > 1 { throw ValidationError("- reads the ids from stdin; give no other ids with it") }
+            do {
+                _ = try NameTemplate(name)
+            } catch let error as PhotosError {
+                throw ValidationError(error.description)
+            }
+        }
+
+        func run() async throws {
+            let template = try NameTemplate(name)
+            let source: SaveRequest.Source
+            if ids == ["-"] {
+                source = .standardInput
+            } else if !ids.isEmpty {
+                source = .ids(ids)
+            } else {
+                // Walking pages of at most 100: the first downloads start after a short page, and
+                // memory does not grow with the count (list's default of one page of 30 otherwise).
+                let pageSize = perPage ?? (limit != nil || all ? min(limit ?? Self.walkingPageSize, Self.walkingPageSize) : nil)
+                source = .listing(ListingRequest(
+                    providers: provider, text: query, filters: filterOptions.pairs(album: album), page: page, perPage: pageSize,
+                    limit: limit, walkAll: all, thumbnails: false, format: .table))
+            }
+            let request = SaveRequest(
+                source: source, folder: URL(fileURLWithPath: (to as NSString).expandingTildeInPath), size: size, template: template,
+                metadata: metadata, format: format)
+            try await CommandRuntime.run(command: "save", network: true) { context in
+                try await Saving(context: context).run(request)
+            }
+        }
+    }
+}
+
+/// What `photos save` was asked for, parsed.
+struct SaveRequest: Sendable {
+    enum Source: Sendable {
+        case ids([String])
+        case standardInput
+        case listing(ListingRequest)
+    }
+
+    var source: Source
+    var folder: URL
+    var size: ImageSizeChoice
+    var template: NameTemplate
+    var metadata: Bool
+    var format: OutputFormat
+}

@@ -1,0 +1,208 @@
+import Foundation
+import PhotosCache
+import PhotosCore
+import Synchronization
+
+/// One photo to save, as the input named it.
+enum SaveInput: Sendable {
+    /// A photo of a listing, with what the listing knew.
+    case photo(Photo)
+    /// An id (an argument, a line of stdin), with the photo a JSON line described when it names
+    /// its sizes (`photos show --format json`).
+    case id(PhotoID, described: Photo?)
+    /// A line or argument that is not a photo id.
+    case invalid(String, reason: String)
+
+    /// How the summary names it.
+    var label: String {
+        switch self {
+        case .photo(let photo): return photo.id.description
+        case .id(let id, _): return id.description
+        case .invalid(let text, _): return text
+        }
+    }
+}
+
+/// One ordered stream of inputs: one provider's pages, stdin, or the ids given. Its producer
+/// runs in its own task and stays at most a batch or two ahead of the downloads.
+struct SaveLane: Sendable {
+    let name: String
+    let channel = BatchChannel<[SaveInput]>(capacity: 1)
+    /// Fills the channel and finishes it (with the error that ended it, if any).
+    let produce: @Sendable (BatchChannel<[SaveInput]>) async -> Void
+    /// Photos the lane expects to deliver, when known up front (ids given, --limit).
+    let expected: Int?
+}
+
+/// Builds the lanes of a save from its source.
+final class SaveInputs: Sendable {
+    let context: CommandContext
+
+    init(context: CommandContext) {
+        self.context = context
+    }
+
+    /// Each listing lane's walk once it ended, by lane name (for the warnings `list` gives too).
+    let listings = Mutex<[String: ProviderListing]>([:])
+
+    /// - Throws: `PhotosError.usage` for ids or providers that cannot be used, before any work.
+    func lanes(for source: SaveRequest.Source) throws -> [SaveLane] {
+        switch source {
+        case .ids(let texts):
+            let inputs = try texts.map(parseArgument)
+            return [SaveLane(name: "ids", produce: { channel in
+                for batch in inputs.chunked(500) { try? await channel.send(Array(batch)) }
+                channel.finish()
+            }, expected: inputs.count)]
+        case .standardInput:
+            let reader = LineReader()
+            return [SaveLane(name: "stdin", produce: { channel in
+                do {
+                    var joiner = JSONLineJoiner()
+                    while let lines = try await reader.next(upTo: 500) {
+                        let inputs = lines.compactMap { joiner.add($0) }.compactMap(Self.parseLine)
+                        if !inputs.isEmpty { try await channel.send(inputs) }
+                    }
+                    if let rest = joiner.finish().flatMap(Self.parseLine) { try await channel.send([rest]) }
+                    channel.finish()
+                } catch {
+                    channel.finish(throwing: error)
+                }
+            }, expected: nil)]
+        case .listing(let request):
+            let environment = context.environment
+            let names = try ProviderSelection(environment: environment).resolve(request.providers, filters: request.filters)
+            let walker = PageWalker(cache: context.cache, registry: environment.registry)
+            let providers = context.providers
+            let inputs = self
+            return try names.map { name in
+                guard let provider = environment.registry.make(name, context: providers) else {
+                    throw PhotosError.usage("unknown provider \(name)")
+                }
+                return SaveLane(name: name, produce: { channel in
+                    var pages = walker.pages(request, from: provider)
+                    do {
+                        while let photos = try await pages.next() {
+                            if !photos.isEmpty { try await channel.send(photos.map(SaveInput.photo)) }
+                        }
+                        inputs.listings.withLock { $0[name] = pages.listing }
+                        channel.finish()
+                    } catch {
+                        inputs.listings.withLock { $0[name] = pages.listing }
+                        channel.finish(throwing: error)
+                    }
+                }, expected: request.limit)
+            }
+        }
+    }
+
+    /// An id given as an argument: a usage error when it cannot be one.
+    private func parseArgument(_ text: String) throws -> SaveInput {
+        let registry = context.environment.registry
+        guard let id = PhotoID(text) else {
+            throw PhotosError.usage("'\(text)' is not a photo id; ids look like provider:id, e.g. flickr:53624890009 or placeholder:17")
+        }
+        guard let provider = registry.make(id.provider, context: context.providers) else {
+            throw PhotosError.usage("unknown provider '\(id.provider)' in \(text); choose from \(registry.names.joined(separator: ", "))")
+        }
+        guard provider.isValidID(id.raw) else {
+            let form = registry.descriptor(id.provider).map { ": they look like \($0.idSyntax), e.g. \($0.idExample)" } ?? ""
+            throw PhotosError.usage("'\(text)' is not a valid \(id.provider) photo id\(form)")
+        }
+        return .id(id, described: nil)
+    }
+
+    /// A line of stdin: an id, or a photo object as `photos list --format jsonl` and
+    /// `photos show --format json` print it; nil for a blank line.
+    static func parseLine(_ line: String) -> SaveInput? {
+        let text = line.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else { return nil }
+        guard text.hasPrefix("{") else {
+            guard let id = PhotoID(text) else { return .invalid(text, reason: "not a photo id or a photo object of photos list --format jsonl") }
+            return .id(id, described: nil)
+        }
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
+            let idText = object["id"] as? String, let id = PhotoID(idText)
+        else {
+            return .invalid(String(text.prefix(60)), reason: "a JSON line without a photo id")
+        }
+        return .id(id, described: describedPhoto(id, object))
+    }
+
+    /// The photo a JSON object describes, when it names its sizes (the `sizes` of show's JSON):
+    /// enough to choose a size without asking the provider.
+    static func describedPhoto(_ id: PhotoID, _ object: [String: Any]) -> Photo? {
+        guard let list = object["sizes"] as? [[String: Any]] else { return nil }
+        let sizes = list.compactMap { size -> PhotoSize? in
+            guard let url = size["url"] as? String, URLPolicy.isAllowed(url) else { return nil }
+            return PhotoSize(label: size["label"] as? String ?? "", width: size["width"] as? Int, height: size["height"] as? Int, url: url)
+        }
+        guard !sizes.isEmpty else { return nil }
+        let dates = ISO8601DateFormatter()
+        return Photo(
+            id: id, title: object["title"] as? String ?? "", owner: object["owner"] as? String,
+            thumbnailURL: object["thumbnail_url"] as? String, imageURL: object["image_url"] as? String,
+            width: object["width"] as? Int, height: object["height"] as? Int, pageURL: object["page_url"] as? String,
+            takenAt: (object["taken_at"] as? String).flatMap(dates.date), uploadedAt: (object["uploaded_at"] as? String).flatMap(dates.date),
+            tags: object["tags"] as? [String] ?? [], sizes: sizes)
+    }
+}
+
+/// Joins the lines of a pretty-printed JSON object (`photos show --format json`) into one, so
+/// that stdin may hold JSON Lines, ids, or whole objects.
+struct JSONLineJoiner {
+    private var pending: String?
+    private static let limit = 1 << 20
+
+    /// The line to read, or nil while an object spans more lines.
+    mutating func add(_ line: String) -> String? {
+        if var text = pending {
+            text += "\n" + line
+            if Self.isComplete(text) || text.utf8.count > Self.limit {
+                pending = nil
+                return text
+            }
+            pending = text
+            return nil
+        }
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix("{"), !Self.isComplete(trimmed) {
+            pending = line
+            return nil
+        }
+        return line
+    }
+
+    /// What is left at the end of the input.
+    mutating func finish() -> String? {
+        defer { pending = nil }
+        return pending
+    }
+
+    /// Whether the braces outside strings balance.
+    static func isComplete(_ text: String) -> Bool {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for byte in text.utf8 {
+            if inString {
+                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+                continue
+            }
+            switch byte {
+            case 0x22: inString = true
+            case 0x7B: depth += 1
+            case 0x7D: depth -= 1
+            default: break
+            }
+        }
+        return depth <= 0
+    }
+}
+
+extension Array {
+    /// The elements in runs of at most `size`.
+    func chunked(_ size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: Swift.max(1, size)).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}

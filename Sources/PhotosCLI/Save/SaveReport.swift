@@ -1,0 +1,85 @@
+import Foundation
+import PhotosTerminal
+
+/// What a save did, for the progress line, the summary and the exit code.
+struct SaveReport {
+    let started: ContinuousClock.Instant
+    /// Inputs received so far (photos, ids, lines).
+    var received = 0
+    private(set) var saved = 0
+    var skipped = 0
+    /// Bytes of the files saved by this run (whole files, also when resumed).
+    private(set) var bytes = 0
+    var failures: [SaveFailure] = []
+    /// Whether a download ended because the save was interrupted.
+    var cancelled = false
+
+    init(started: ContinuousClock.Instant) {
+        self.started = started
+    }
+
+    mutating func saved(bytes: Int) {
+        saved += 1
+        self.bytes = self.bytes.addingSaturating(bytes)
+    }
+
+    var done: Int { saved + skipped + failures.count }
+
+    private var elapsed: Double {
+        let duration = ContinuousClock.now - started
+        return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// `12.3 MiB  4.1 MiB/s  8 s left` for the progress line.
+    func progressDetail(total: Int) -> String {
+        let seconds = elapsed
+        var parts = [ByteText.format(Int64(bytes))]
+        if seconds >= 0.5, bytes > 0 { parts.append(ByteText.format(Int64(Double(bytes) / seconds)) + "/s") }
+        if seconds >= 1, done > 0, total > done {
+            let left = seconds / Double(done) * Double(total - done)
+            if left >= 1 { parts.append(AgeText.format(left) + " left") }
+        }
+        return parts.joined(separator: "  ")
+    }
+
+    /// `Saved 298 photos (14.2 MiB) to DIR in 1.3 s; 2 were already there; 1 failed.`
+    func summaryLine(folder: URL) -> String {
+        let seconds = elapsed
+        let time = seconds < 10 ? String(format: "%.1f s", seconds) : AgeText.format(seconds)
+        var line = "Saved \(saved) \(saved == 1 ? "photo" : "photos") (\(ByteText.format(Int64(bytes)))) to \(folder.path) in \(time)"
+        if skipped > 0 { line += "; \(skipped) \(skipped == 1 ? "was" : "were") already there" }
+        if !failures.isEmpty { line += "; \(failures.count) failed (run the same command again to retry)" }
+        if done == 0 { line = "Nothing to save" }
+        return TerminalText.sanitize(line + ".")
+    }
+
+    /// One warning per failed photo with its reason (the first 20; JSON lists them all).
+    func failureLines(limit: Int = 20) -> [String] {
+        var lines = failures.prefix(limit).map { "\($0.id): \($0.error)" }
+        if failures.count > limit {
+            lines.append("... and \(failures.count - limit) more (--format json lists every one)")
+        }
+        return lines
+    }
+
+    /// `{"saved":N,"skipped":N,"failed":[{"id","error"}],"bytes":N}`.
+    struct JSON: Encodable {
+        var saved: Int
+        var skipped: Int
+        var failed: [SaveFailure]
+        var bytes: Int
+    }
+
+    var json: JSON { JSON(saved: saved, skipped: skipped, failed: failures, bytes: bytes) }
+
+    /// 75 when some photos failed; when nothing was saved or there, 69 if every failure was the
+    /// network's or the provider's, 65 if every one was bad data; nil when all is well.
+    var exitCode: Int32? {
+        guard !failures.isEmpty else { return nil }
+        if saved + skipped == 0 {
+            if failures.allSatisfy({ $0.kind == .unreachable }) { return 69 }
+            if failures.allSatisfy({ $0.kind == .badData }) { return 65 }
+        }
+        return 75
+    }
+}

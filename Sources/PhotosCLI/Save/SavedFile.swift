@@ -1,0 +1,291 @@
+import Foundation
+import PhotosCore
+import PhotosTerminal
+import PhotosTransport
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A photo ready to be saved: what it is, the URL of the chosen size, its place below `--to`.
+struct SaveItem: Sendable {
+    var photo: Photo
+    /// The provider's detail, when it was asked for (ids without a cached listing).
+    var detail: PhotoDetail?
+    var url: String
+    /// The same image in the cache (`show --open` fetched it), copied instead of fetched.
+    var cachedFile: URL?
+    /// The path below `--to`, once named.
+    var path = ""
+}
+
+/// How one photo's save ended.
+enum FileOutcome: Sendable {
+    case saved(bytes: Int)
+    /// Its file was already there (and its sidecar, with `--metadata`).
+    case skipped
+    case failed(String, SaveFailure.Kind)
+    /// The disk is full: nothing more can be saved this run.
+    case diskFull(String)
+    case cancelled
+}
+
+/// A photo that could not be saved, and why.
+struct SaveFailure: Sendable, Encodable {
+    enum Kind: Sendable {
+        /// The network or the provider (exit 69 when nothing else was saved).
+        case unreachable
+        /// Not an image, or not what the server said (65 when nothing else was saved).
+        case badData
+        case other
+    }
+
+    var id: String
+    var error: String
+    var kind: Kind = .other
+    /// Its place in the input (failures are listed in the input's order, not as they happened).
+    var order = 0
+
+    enum CodingKeys: String, CodingKey { case id, error }
+}
+
+/// The files of one save below `--to`: skipping, copying, downloading, checking and
+/// publishing each image, and its sidecar.
+///
+/// An image is written to `NAME.part` and renamed to `NAME` only once its byte count and first
+/// bytes are right, so a name is never a partial or broken file; the rename carries the photo's
+/// id in an extended attribute (``ownerAttribute``), so a later run tells its own files from
+/// another photo's that happen to have the name it wants.
+final class SavedFiles: Sendable {
+    static let ownerAttribute = "user.photos.id"
+    static let partSuffix = ".part"
+
+    let folder: URL
+    let http: any HTTPFetching
+    let maxImageBytes: Int
+    let metadata: Bool
+    private let folders = Mutex<Set<String>>([])
+
+    init(folder: URL, http: any HTTPFetching, maxImageBytes: Int, metadata: Bool) {
+        self.folder = folder
+        self.http = http
+        self.maxImageBytes = maxImageBytes
+        self.metadata = metadata
+    }
+
+    func url(_ path: String) -> URL { folder.appendingPathComponent(path) }
+
+    // MARK: Names
+
+    /// What is at `path`: nothing, a file of this photo (or of no known photo: a complete
+    /// earlier download, or the user's own), or something it must not take (another photo's
+    /// file, a folder, a link).
+    enum Existing { case none, own, taken }
+
+    func existing(_ path: String, id: PhotoID) -> Existing {
+        var info = stat()
+        guard lstat(url(path).path, &info) == 0 else { return .none }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return .taken }
+        if let owner = ExtendedAttribute.get(Self.ownerAttribute, path: url(path).path), owner != id.description { return .taken }
+        return .own
+    }
+
+    /// Creates the folders of `path` below `--to` (each once per run).
+    /// - Throws: the file system's error.
+    func prepareFolders(for path: String) throws {
+        guard let slash = path.lastIndex(of: "/") else { return }
+        let relative = String(path[..<slash])
+        guard !folders.withLock({ $0.contains(relative) }) else { return }
+        try FileManager.default.createDirectory(at: url(relative), withIntermediateDirectories: true)
+        folders.withLock { _ = $0.insert(relative) }
+    }
+
+    // MARK: Saving
+
+    /// Saves one photo whose file is not there yet: copied from the cache when it holds the
+    /// image, else downloaded into `NAME.part` (continuing what an earlier run left there).
+    func save(_ item: SaveItem) async -> FileOutcome {
+        let final = url(item.path)
+        let part = URL(fileURLWithPath: final.path + Self.partSuffix)
+        if let cached = item.cachedFile {
+            let copied = copy(cached, to: part)
+            if let size = copied.size { return publish(item, part: part, final: final, expected: size, contentType: nil) }
+            // A full disk ends the save; a cached copy that went away or could not be read is fetched instead.
+            if case .diskFull = copied.failure { return copied.failure ?? .cancelled }
+        }
+        var restarted = false
+        while true {
+            let response: HTTPResponse
+            do {
+                response = try await http.download(HTTPRequest(url: item.url, maxBodyBytes: maxImageBytes), resuming: part)
+            } catch {
+                return Self.outcome(for: error)
+            }
+            if response.status == 416, !restarted {
+                // The server cannot continue the .part (it changed, or the .part is whole but was
+                // never checked): start again from the first byte.
+                unlink(part.path)
+                restarted = true
+                continue
+            }
+            guard response.isSuccess else {
+                let host = URLComponents(string: item.url)?.host ?? "the image host"
+                let kind: SaveFailure.Kind = response.status == 404 || response.status == 410 || response.status >= 500 ? .unreachable : .other
+                return .failed("\(host) answered HTTP \(response.status)", kind)
+            }
+            let expected: Int?
+            if response.status == 206 {
+                expected = response.headers["Content-Range"].flatMap(ContentRange.init)?.total
+            } else {
+                expected = response.headers["Content-Length"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            }
+            return publish(item, part: part, final: final, expected: expected, contentType: response.headers["Content-Type"])
+        }
+    }
+
+    /// Checks the complete `.part` (size, image bytes), marks it as this photo's and renames it
+    /// to its name; a `.part` that fails a check is removed (it could never become right).
+    private func publish(_ item: SaveItem, part: URL, final: URL, expected: Int?, contentType: String?) -> FileOutcome {
+        var info = stat()
+        guard lstat(part.path, &info) == 0 else { return .failed("the downloaded file disappeared before it was checked", .other) }
+        let size = Int(info.st_size)
+        if let expected, size != expected {
+            unlink(part.path)
+            return .failed("the file has \(size) bytes where the server announced \(expected)", .badData)
+        }
+        guard ImageKind(file: part) != nil else {
+            unlink(part.path)
+            let what = contentType.map { " (the server said \(TerminalText.fit($0, width: 40)))" } ?? ""
+            return .failed("not a JPEG, PNG, GIF or WebP image\(what); nothing was saved", .badData)
+        }
+        ExtendedAttribute.set(Self.ownerAttribute, item.photo.id.description, path: part.path)
+        guard rename(part.path, final.path) == 0 else {
+            return Self.fileSystemOutcome(errno, path: final.path)
+        }
+        if metadata, let failure = writeSidecar(item) { return failure }
+        return .saved(bytes: size)
+    }
+
+    /// Writes the sidecar of an image already there when it is missing.
+    func completeSkipped(_ item: SaveItem) -> FileOutcome {
+        guard metadata else { return .skipped }
+        var info = stat()
+        if lstat(url(item.path).path + ".json", &info) == 0 { return .skipped }
+        return writeSidecar(item) ?? .skipped
+    }
+
+    /// `NAME.json`: the photo as `show --format json` prints it, written to a temporary file
+    /// and renamed, so it is whole or absent.
+    private func writeSidecar(_ item: SaveItem) -> FileOutcome? {
+        let final = url(item.path)
+        let photo = item.photo
+        let detail = item.detail
+            ?? PhotoDetail(photo: photo, takenAt: photo.takenAt, uploadedAt: photo.uploadedAt, tags: photo.tags, sizes: photo.sizes)
+        let json: String
+        do {
+            json = try JSONOutput.encode(PhotoJSON(photo: photo, thumbnailPath: nil, detail: detail, imagePath: final.path), pretty: true) + "\n"
+        } catch {
+            return .failed("its metadata could not be encoded: \(error)", .other)
+        }
+        let sidecar = final.path + ".json"
+        // A short temporary name: the sidecar's own may already be as long as names can be.
+        let temporary = final.deletingLastPathComponent().path + "/.photos-" + String(UInt64.random(in: 0...UInt64.max), radix: 16) + ".json"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666)
+        guard descriptor >= 0 else { return Self.fileSystemOutcome(errno, path: sidecar) }
+        let failed = Output.writeAll(json, to: descriptor)
+        let closed = close(descriptor)
+        if let failed {
+            unlink(temporary)
+            return Self.fileSystemOutcome(failed, path: sidecar)
+        }
+        guard closed == 0, rename(temporary, sidecar) == 0 else {
+            let code = errno
+            unlink(temporary)
+            return Self.fileSystemOutcome(code, path: sidecar)
+        }
+        return nil
+    }
+
+    /// Copies `source` over `part`, in small chunks (the buffer is all the memory it takes).
+    private func copy(_ source: URL, to part: URL) -> (size: Int?, failure: FileOutcome?) {
+        let input = open(source.path, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { return (nil, .failed("cannot read the cached copy", .other)) }
+        defer { close(input) }
+        let output = open(part.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o666)
+        guard output >= 0 else { return (nil, Self.fileSystemOutcome(errno, path: part.path)) }
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var total = 0
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                close(output)
+                return (nil, .failed("cannot read the cached copy", .other))
+            }
+            if count == 0 { break }
+            var offset = 0
+            while offset < count {
+                let written = buffer.withUnsafeBytes { bytes -> Int in
+                    guard let base = bytes.baseAddress else { return 0 }
+                    return write(output, base + offset, count - offset)
+                }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    let code = errno
+                    close(output)
+                    unlink(part.path)
+                    return (nil, Self.fileSystemOutcome(code, path: part.path))
+                }
+                offset += written
+            }
+            total += count
+        }
+        guard close(output) == 0 else {
+            let code = errno
+            unlink(part.path)
+            return (nil, Self.fileSystemOutcome(code, path: part.path))
+        }
+        // A copy is whole: no resume information may suggest otherwise.
+        ExtendedAttribute.remove(ExtendedAttribute.resumableDownload, path: part.path)
+        return (total, nil)
+    }
+
+    // MARK: Errors
+
+    static func outcome(for error: any Error) -> FileOutcome {
+        switch error {
+        case is CancellationError:
+            return .cancelled
+        case TransportError.fileSystem(let path, let detail):
+            if isDiskFull(detail) { return .diskFull("\(path): \(detail)") }
+            return .failed("cannot write \(path): \(detail)", .other)
+        case let error as TransportError:
+            switch error {
+            case .tooLarge, .truncated, .protocolError: return .failed(error.description, .badData)
+            default: return .failed(error.description, .unreachable)
+            }
+        case let error as PhotosError:
+            switch error {
+            case .badData: return .failed(error.description, .badData)
+            case .unavailable, .notFound, .offlineNothingCached: return .failed(error.description, .unreachable)
+            default: return .failed(error.description, .other)
+            }
+        default:
+            return .failed(Diagnostics.describe(error), .other)
+        }
+    }
+
+    static func fileSystemOutcome(_ code: Int32, path: String) -> FileOutcome {
+        let detail = String(cString: strerror(code))
+        if code == ENOSPC || code == EDQUOT { return .diskFull("\(path): \(detail)") }
+        return .failed("cannot write \(path): \(detail)", .other)
+    }
+
+    /// The transport reports a full disk in the system's words.
+    static func isDiskFull(_ detail: String) -> Bool {
+        detail == String(cString: strerror(ENOSPC)) || detail == String(cString: strerror(EDQUOT))
+    }
+}

@@ -1,0 +1,280 @@
+import ArgumentParser
+import Foundation
+import PhotosCache
+import PhotosCore
+import PhotosTerminal
+
+/// Runs `photos save`: inputs in order, each photo resolved to one URL and one name, the files
+/// saved in parallel, a summary.
+///
+/// Memory stays flat whatever the count: inputs arrive a batch (a page) at a time through
+/// bounded channels, at most ``window`` files are in flight, and nothing per photo is kept
+/// once its file is done but its name (for collisions) and, when it failed, its reason.
+struct Saving {
+    let context: CommandContext
+    var environment: AppEnvironment { context.environment }
+
+    /// Files in flight at once: a connection's worth of HTTP/2 streams and some queued behind.
+    static let window = 128
+    /// Detail requests at once, for ids whose sizes no listing named.
+    static let detailWindow = 16
+
+    func run(_ request: SaveRequest) async throws {
+        let folder = request.folder.standardizedFileURL
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw OutputError.failed("cannot create \(folder.path): \(PhotoCache.describe(error))")
+        }
+        let inputs = SaveInputs(context: context)
+        let lanes = try inputs.lanes(for: request.source)
+        let files = SavedFiles(folder: folder, http: context.http, maxImageBytes: context.maxImageBytes, metadata: request.metadata)
+        var report = SaveReport(started: .now)
+        let expected = lanes.reduce(0) { $0 + ($1.expected ?? 0) }
+        var total = expected
+        let progress = ProgressBar(label: "Saving", total: total, enabled: environment.stderrIsTerminal, write: { Diagnostics.raw($0) })
+
+        var laneFailures: [(String, any Error)] = []
+        var fatal: String?
+        await withTaskGroup(of: Void.self) { producers in
+            for lane in lanes {
+                producers.addTask { await lane.produce(lane.channel) }
+            }
+            await withTaskGroup(of: Labelled.self) { downloads in
+                var inFlight = 0
+                var assigner = NameAssigner(metadata: request.metadata)
+                var sequence = 0
+                func record(_ outcome: FileOutcome, _ label: String, _ order: Int) {
+                    switch outcome {
+                    case .saved(let bytes): report.saved(bytes: bytes)
+                    case .skipped: report.skipped += 1
+                    case .failed(let reason, let kind):
+                        report.failures.append(SaveFailure(id: label, error: reason, kind: kind, order: order))
+                    case .diskFull(let reason): fatal = fatal ?? reason
+                    case .cancelled: report.cancelled = true
+                    }
+                    var failed = false
+                    if case .failed = outcome { failed = true }
+                    progress.advance(failed: failed, detail: report.progressDetail(total: total))
+                }
+                func collect() async {
+                    guard let outcome = await downloads.next() else { return }
+                    inFlight -= 1
+                    record(outcome.outcome, outcome.label, outcome.order)
+                }
+
+                var active = Array(lanes.indices)
+                var turn = 0
+                // Lanes are read in turn, a batch each: the order of a multi-provider save, and so
+                // its names, do not depend on which provider answers first.
+                while !active.isEmpty, fatal == nil, !Task.isCancelled {
+                    turn %= active.count
+                    let lane = lanes[active[turn]]
+                    let batch: [SaveInput]?
+                    do {
+                        batch = try await lane.channel.next()
+                    } catch {
+                        if !(error is CancellationError) { laneFailures.append((lane.name, error)) }
+                        active.remove(at: turn)
+                        continue
+                    }
+                    guard let batch else {
+                        active.remove(at: turn)
+                        continue
+                    }
+                    turn += 1
+                    report.received += batch.count
+                    total = max(report.received, expected)
+                    progress.update(total: total)
+                    var pending: [(label: String, order: Int, item: SaveItem)] = []
+                    for resolved in await resolve(batch, size: request.size) {
+                        guard fatal == nil, !Task.isCancelled else { break }
+                        sequence += 1
+                        let order = sequence
+                        guard case .success(var item) = resolved.result else {
+                            if case .failure(let failure) = resolved.result { record(.failed(failure.error, failure.kind), failure.id, order) }
+                            continue
+                        }
+                        let components = request.template.render(NameFields(photo: item.photo, imageURL: item.url), reserve: 5)
+                        var state = SavedFiles.Existing.none
+                        let id = item.photo.id
+                        item.path = assigner.assign(components) { path in
+                            state = files.existing(path, id: id)
+                            return state == .taken
+                        }
+                        if state == .own {
+                            record(files.completeSkipped(item), resolved.label, order)
+                            continue
+                        }
+                        do {
+                            try files.prepareFolders(for: item.path)
+                        } catch {
+                            record(SavedFiles.outcome(for: TransportError.fileSystem(path: files.url(item.path).deletingLastPathComponent().path,
+                                detail: PhotoCache.describe(error))), resolved.label, order)
+                            continue
+                        }
+                        pending.append((resolved.label, order, item))
+                    }
+                    // Only files still to save are looked up in the cache (a re-run asks nothing).
+                    let cached = pending.isEmpty ? [:] : context.cache.cachedImages(pending.map(\.item.url))
+                    for (label, order, var item) in pending {
+                        guard fatal == nil, !Task.isCancelled else { break }
+                        item.cachedFile = cached[item.url]
+                        while inFlight >= Self.window { await collect() }
+                        downloads.addTask { [item] in Labelled(label: label, order: order, outcome: await files.save(item)) }
+                        inFlight += 1
+                    }
+                }
+                if fatal != nil || Task.isCancelled { downloads.cancelAll() }
+                while inFlight > 0 { await collect() }
+            }
+            // A lane still producing (the save stopped early) is told to stop.
+            producers.cancelAll()
+        }
+        progress.finish()
+        report.failures.sort { $0.order < $1.order }
+        try Task.checkCancellation()
+        if report.cancelled { throw CancellationError() }
+
+        for warning in listingWarnings(inputs, failures: laneFailures) { Diagnostics.warning(warning) }
+        if let fatal {
+            try? printSummary(report, format: request.format, folder: folder)
+            throw OutputError.failed("\(fatal); \(report.saved) saved, run the same command again when there is room")
+        }
+        if report.received == 0 && report.failures.isEmpty, let (_, error) = laneFailures.first {
+            for (name, other) in laneFailures.dropFirst() { Diagnostics.error("\(name): \(Diagnostics.describe(other))") }
+            throw error
+        }
+        try printSummary(report, format: request.format, folder: folder)
+        if let code = report.exitCode { throw ExitCode(code) }
+    }
+
+    /// Photos of one batch with the URL of the chosen size, in the batch's order: from what the
+    /// input knew, the cache's copy of a listing, or the provider's detail (asked in parallel,
+    /// and only when nothing else names the photo's sizes).
+    func resolve(_ batch: [SaveInput], size: ImageSizeChoice) async -> [Resolved] {
+        var results = [Resolved?](repeating: nil, count: batch.count)
+        var needDetail: [(index: Int, id: PhotoID, known: Photo?)] = []
+        for (index, input) in batch.enumerated() {
+            switch input {
+            case .invalid(let text, let reason):
+                results[index] = Resolved(label: text, result: .failure(SaveFailure(id: text, error: reason)))
+            case .photo(let photo):
+                if photo.sizes.isEmpty && (size == .original || photo.imageURL == nil) {
+                    needDetail.append((index, photo.id, photo))
+                } else {
+                    results[index] = Resolved(label: photo.id.description, photo: photo, detail: nil, size: size)
+                }
+            case .id(let id, let described):
+                if let cached = context.cache.cachedPhoto(id), !cached.sizes.isEmpty {
+                    results[index] = Resolved(label: id.description, photo: cached, detail: nil, size: size)
+                } else if let described {
+                    results[index] = Resolved(label: id.description, photo: described, detail: nil, size: size)
+                } else {
+                    needDetail.append((index, id, nil))
+                }
+            }
+        }
+        if !needDetail.isEmpty {
+            await withTaskGroup(of: (Int, Resolved).self) { group in
+                var next = 0
+                func addNext() {
+                    guard next < needDetail.count else { return }
+                    let (index, id, known) = needDetail[next]
+                    next += 1
+                    group.addTask { (index, await detailed(id, known: known, size: size)) }
+                }
+                for _ in 0..<Self.detailWindow { addNext() }
+                for await (index, resolved) in group {
+                    results[index] = resolved
+                    addNext()
+                }
+            }
+        }
+        return results.compactMap { $0 }
+    }
+
+    private func detailed(_ id: PhotoID, known: Photo?, size: ImageSizeChoice) async -> Resolved {
+        let label = id.description
+        guard let provider = environment.registry.make(id.provider, context: context.providers) else {
+            return Resolved(label: label, result: .failure(SaveFailure(id: label, error: "unknown provider '\(id.provider)'")))
+        }
+        guard provider.isValidID(id.raw) else {
+            return Resolved(label: label, result: .failure(SaveFailure(id: label, error: "not a valid \(id.provider) photo id")))
+        }
+        do {
+            let detail = try await provider.detail(id)
+            var photo = detail.photo
+            if !detail.sizes.isEmpty { photo.sizes = detail.sizes }
+            if photo.sizes.isEmpty, let known { photo.sizes = known.sizes }
+            return Resolved(label: label, photo: photo, detail: detail, size: size)
+        } catch {
+            if let known, !(error is CancellationError) {
+                // The listing's own image still serves when the detail cannot be had.
+                Diagnostics.warning("\(label): no detail (\(Diagnostics.describe(error))); saving the listing's image")
+                return Resolved(label: label, photo: known, detail: nil, size: size)
+            }
+            guard case .failed(let reason, let kind) = SavedFiles.outcome(for: error) else {
+                return Resolved(label: label, result: .failure(SaveFailure(id: label, error: "cancelled")))
+            }
+            return Resolved(label: label, result: .failure(SaveFailure(id: label, error: reason, kind: kind)))
+        }
+    }
+
+    /// What the listings' walks reported, as `list` reports it, and the providers that failed
+    /// while others delivered.
+    private func listingWarnings(_ inputs: SaveInputs, failures: [(String, any Error)]) -> [String] {
+        var lines: [String] = []
+        for (_, listing) in inputs.listings.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
+            if let partial = listing.partialError {
+                lines.append("\(listing.name): stopped after page \(listing.lastPage): \(partial)")
+            }
+            lines += Listing.dataWarnings(listing)
+        }
+        for (name, error) in failures {
+            lines.append("\(name) failed, saved the others: \(Diagnostics.describe(error))")
+        }
+        return lines
+    }
+
+    private func printSummary(_ report: SaveReport, format: OutputFormat, folder: URL) throws {
+        switch format {
+        case .json, .jsonl:
+            try Output.write(try JSONOutput.encode(report.json, pretty: false) + "\n")
+        case .table, .grid:
+            for line in report.failureLines() { Diagnostics.warning(line) }
+            try Output.write(report.summaryLine(folder: folder) + "\n")
+        }
+    }
+}
+
+/// One input resolved: an item to save, or why it cannot be.
+struct Resolved: Sendable {
+    var label: String
+    var result: Result<SaveItem, SaveFailure>
+
+    init(label: String, result: Result<SaveItem, SaveFailure>) {
+        self.label = label
+        self.result = result
+    }
+
+    init(label: String, photo: Photo, detail: PhotoDetail?, size: ImageSizeChoice) {
+        self.label = label
+        if let url = size.url(for: photo) {
+            result = .success(SaveItem(photo: photo, detail: detail, url: url))
+        } else {
+            result = .failure(SaveFailure(id: label, error: "\(photo.provider) names no image photos may download for it", kind: .badData))
+        }
+    }
+}
+
+extension SaveFailure: Error {}
+
+/// A file's outcome with the photo it was for (a struct: tuples of existentials through a task
+/// group crashed release builds).
+struct Labelled: Sendable {
+    var label: String
+    /// The photo's place in the input, so that failures are listed in the input's order.
+    var order: Int
+    var outcome: FileOutcome
+}

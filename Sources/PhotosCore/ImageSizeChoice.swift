@@ -1,0 +1,50 @@
+import Foundation
+
+/// Which size of a photo to download (`photos save --size`).
+public enum ImageSizeChoice: String, Sendable, CaseIterable {
+    /// The largest the provider offers: its "Original" size when it names one, else the largest.
+    case original
+    /// About 1024 px on the longest edge (Flickr's "Large").
+    case large
+    /// About 640 px (Flickr's "Medium 640").
+    case medium
+    /// About 320 px (Flickr's "Small 320").
+    case small
+
+    /// The longest edge a size should at least have; nil for `original`.
+    public var targetEdge: Int? {
+        switch self {
+        case .original: return nil
+        case .large: return 1024
+        case .medium: return 640
+        case .small: return 320
+        }
+    }
+
+    /// The size to download among `sizes`: for `original`, the one labelled "Original" or else
+    /// the largest; for the others, the smallest whose longest edge reaches the target, or the
+    /// largest when none does. Sizes without an http(s) URL are never chosen (the next best is);
+    /// sizes without dimensions only when no size has them.
+    /// - Returns: nil when no size is usable.
+    public func choose(from sizes: [PhotoSize]) -> PhotoSize? {
+        // Best first; only the candidates tried are parsed (URLPolicy is the costly part).
+        let measured = sizes.filter { $0.longestEdge > 0 }
+        var ranked: [PhotoSize] = []
+        if self == .original { ranked += sizes.filter { $0.label.lowercased() == "original" } }
+        if let target = targetEdge {
+            ranked += measured.filter { $0.longestEdge >= target }.sorted { $0.longestEdge < $1.longestEdge }
+            ranked += measured.filter { $0.longestEdge < target }.sorted { $0.longestEdge > $1.longestEdge }
+        } else {
+            ranked += measured.sorted { $0.longestEdge > $1.longestEdge }
+        }
+        ranked += sizes.filter { $0.longestEdge == 0 }.reversed()
+        return ranked.first { URLPolicy.isAllowed($0.url) }
+    }
+
+    /// The URL to download for `photo`: from its sizes, else its own image URL.
+    /// - Returns: nil when the photo names no image photos may fetch.
+    public func url(for photo: Photo) -> String? {
+        if let size = choose(from: photo.sizes) { return size.url }
+        return photo.imageURL.flatMap { URLPolicy.isAllowed($0) ? $0 : nil }
+    }
+}

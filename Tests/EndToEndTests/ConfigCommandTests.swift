@@ -1,0 +1,135 @@
+import FixtureServerKit
+import Foundation
+import PhotosTestSupport
+import Testing
+
+/// `photos config show|path|init`, config file errors and `--version --verbose`, through the binary.
+@Suite struct ConfigCommandTests {
+    /// `config show --format json`'s entry for `key`.
+    func setting(_ key: String, in run: PhotosBinary.Run) throws -> [String: Any] {
+        let settings = try #require(try run.json()["settings"] as? [[String: Any]])
+        return try #require(settings.first { $0["key"] as? String == key }, "no \(key) in \(run.stdout)")
+    }
+
+    @Test func reportsEachSettingsSourceEnvironmentFileOrDefault() async throws {
+        let photos = try PhotosBinary(server: nil)
+        defer { photos.remove() }
+        let config = photos.home.appendingPathComponent("config.toml")
+        try """
+            # a comment first
+            [flickr]
+            api_key = "from-the-file"
+
+            [cache]
+            max_size_mb = 750
+            listing_ttl_seconds = 60
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let run = try await photos.run(
+            ["config", "show", "--format", "json"],
+            environment: ["PHOTOS_CONFIG": config.path, "PHOTOS_CACHE_LISTING_TTL_SECONDS": "5", "FLICKR_API_KEY": nil])
+        #expect(run.status == 0, "\(run.stderr)")
+
+        let file = try #require(try run.json()["file"] as? [String: Any])
+        #expect(file["path"] as? String == config.path && file["source"] as? String == "environment" && file["exists"] as? Bool == true)
+
+        let key = try setting("flickr.api_key", in: run)
+        #expect(key["source"] as? String == "file" && key["line"] as? Int == 3 && key["file"] as? String == config.path)
+        #expect(key["secret"] as? Bool == true && key["set"] as? Bool == true && key["value"] is NSNull)
+        #expect(!run.stdout.contains("from-the-file"), "a secret is never printed")
+
+        let size = try setting("cache.max_size_mb", in: run)
+        #expect(size["source"] as? String == "file" && size["line"] as? Int == 6 && size["value"] as? String == "750")
+
+        let ttl = try setting("cache.listing_ttl_seconds", in: run)
+        #expect(ttl["source"] as? String == "environment" && ttl["value"] as? String == "5", "the environment wins over the file")
+
+        let recent = try setting("cache.recent_searches", in: run)
+        #expect(recent["source"] as? String == "default" && recent["value"] as? String == "10")
+        let placeholder = try setting("placeholder.api", in: run)
+        #expect(placeholder["source"] as? String == "default" && placeholder["variable"] as? String == "PHOTOS_PLACEHOLDER_API")
+
+        // The table says the same, with the file's line.
+        let table = try await photos.run(["config", "show"], environment: ["PHOTOS_CONFIG": config.path, "FLICKR_API_KEY": "env-key"])
+        #expect(table.status == 0, "\(table.stderr)")
+        let keyLine = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("[flickr] api_key") })
+        #expect(keyLine.contains("set (hidden)") && keyLine.contains("environment FLICKR_API_KEY") && !table.stdout.contains("env-key"))
+        let sizeLine = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("[cache] max_size_mb") })
+        #expect(sizeLine.contains("file \(config.path):6"))
+        #expect(table.stdout.contains("libcurl "), "names the libcurl in use")
+    }
+
+    @Test func everyRegisteredSettingIsListed() async throws {
+        let photos = try PhotosBinary(server: nil)
+        defer { photos.remove() }
+        let run = try await photos.run(["config", "show", "--format", "json"])
+        let providers = try await photos.run(["providers", "--format", "json"])
+        let list = try #require(try JSONSerialization.jsonObject(with: providers.stdoutBytes) as? [[String: Any]])
+        let variables = list.flatMap { ($0["settings"] as? [[String: Any]] ?? []).compactMap { $0["variable"] as? String } }
+        #expect(!variables.isEmpty)
+        for variable in variables + ["PHOTOS_CACHE_DIR", "PHOTOS_CA_BUNDLE", "PHOTOS_CACHE_MAX_SIZE_MB"] {
+            #expect(run.stdout.contains("\"\(variable)\""), "\(variable) missing from config show")
+        }
+    }
+
+    @Test(arguments: [
+        ("[flickr]\napi_key = \"abc\"\napikey = \"typo\"\n", 3, "apikey"),
+        ("[cache]\n\nmax_size_mb = \"500\"\n", 3, "max_size_mb"),
+        ("[defaults]\nprovider = \"flickr\"\n[nope]\nkey = 1\n", 4, "nope"),
+        ("[cache]\nmax_size_mb = 500\nrecent_searches = [1,\n", 3, ""),
+        ("[flickr]\napi_key = bare words\n", 2, ""),
+    ])
+    func aBadConfigFileIsAnErrorNamingItsLine(text: String, line: Int, key: String) async throws {
+        let photos = try PhotosBinary(server: nil)
+        defer { photos.remove() }
+        let config = photos.home.appendingPathComponent("bad.toml")
+        try text.write(to: config, atomically: true, encoding: .utf8)
+        for arguments in [["config", "show"], ["list", "--offline"]] {
+            let run = try await photos.run(arguments, environment: ["PHOTOS_CONFIG": config.path])
+            #expect(run.status == 64, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("\(config.path):\(line):"), "\(run.stderr)")
+            if !key.isEmpty { #expect(run.stderr.contains(key)) }
+            #expect(run.stdout.isEmpty)
+        }
+    }
+
+    @Test func initWritesATemplateOnceAndItReadsBack() async throws {
+        let photos = try PhotosBinary(server: nil)
+        defer { photos.remove() }
+        let config = photos.home.appendingPathComponent("new/photos.toml")
+        let path = try await photos.run(["config", "path"], environment: ["PHOTOS_CONFIG": config.path])
+        #expect(path.stdout == config.path + "\n")
+        let xdg = try await photos.run(["config", "path"], environment: ["PHOTOS_CONFIG": nil, "XDG_CONFIG_HOME": "/somewhere"])
+        #expect(xdg.stdout == "/somewhere/photos/config.toml\n")
+
+        let first = try await photos.run(["config", "init"], environment: ["PHOTOS_CONFIG": config.path])
+        #expect(first.status == 0, "\(first.stderr)")
+        let template = try String(contentsOf: config, encoding: .utf8)
+        for key in ["# api_key = ", "# max_size_mb = 500", "[placeholder]", "FLICKR_API_KEY"] {
+            #expect(template.contains(key), "\(key) missing from the template")
+        }
+        try "# mine\n".write(to: config, atomically: true, encoding: .utf8)
+        let second = try await photos.run(["config", "init"], environment: ["PHOTOS_CONFIG": config.path])
+        #expect(second.status == 64 && second.stderr.contains("already exists"))
+        #expect(try String(contentsOf: config, encoding: .utf8) == "# mine\n", "never overwritten")
+
+        // Every setting of the template, uncommented, is a valid config file.
+        let uncommented = template.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.hasPrefix("# ") && line.contains(" = ") ? String(line.dropFirst(2)) : String(line)
+        }.joined(separator: "\n")
+        try uncommented.write(to: config, atomically: true, encoding: .utf8)
+        let show = try await photos.run(["config", "show", "--format", "json"], environment: ["PHOTOS_CONFIG": config.path])
+        #expect(show.status == 0, "\(show.stderr)")
+    }
+
+    @Test func versionIsTheVersionAndVerboseAddsLibcurl() async throws {
+        let photos = try PhotosBinary(server: nil)
+        defer { photos.remove() }
+        let plain = try await photos.run(["--version"])
+        #expect(plain.status == 0 && plain.stdout.split(separator: "\n").count == 1)
+        let version = plain.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let verbose = try await photos.run(["--version", "--verbose"])
+        #expect(verbose.status == 0)
+        #expect(verbose.stdout.hasPrefix("photos \(version)\n"))
+        #expect(verbose.stdout.contains("libcurl ") && verbose.stdout.contains("HTTP/2") && verbose.stdout.contains("TLS: "))
+    }
+}

@@ -1,0 +1,296 @@
+import FixtureServerKit
+import Foundation
+import PhotosTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `photos save` end to end: the built binary against the fixture server over TLS and HTTP/2.
+@Suite struct SaveCommandTests {
+    static let large = FixtureFiles.image("large.jpg")
+
+    /// Every regular file below `folder`, relative to it, sorted.
+    static func files(under folder: URL) -> [String] {
+        let root = folder.standardizedFileURL.path
+        guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
+        return enumerator.compactMap { $0 as? String }.filter { path in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        }.sorted()
+    }
+
+    /// A Flickr search answer (the fields photos reads) for a route of a test's own.
+    static func flickrListing(_ photos: [(id: String, title: String, owner: String, url: String)]) throws -> String {
+        let records: [[String: Any]] = photos.map { photo in
+            [
+                "id": photo.id, "owner": "1@N01", "secret": "abc", "server": "1", "title": photo.title, "ownername": photo.owner,
+                "url_o": photo.url, "width_o": 1024, "height_o": 768,
+            ]
+        }
+        let body: [String: Any] = [
+            "photos": ["page": 1, "pages": 1, "perpage": photos.count, "total": photos.count, "photo": records], "stat": "ok",
+        ]
+        return String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self)
+    }
+
+    /// Serves `listing` as Flickr REST at `/<name>-rest/`; returns the endpoint for PHOTOS_FLICKR_API.
+    static func route(_ server: FixtureServer, _ name: String, _ listing: String) -> String {
+        server.addRoute { request in
+            request.path == "/\(name)-rest/" ? .json(listing) : nil
+        }
+        return server.url + "/\(name)-rest/"
+    }
+
+    @Test func threeHundredPhotosOfAListingAreSavedAndARerunAsksForNothing() async throws {
+        try await withServer { server, photos in
+            let folder = try TemporaryFolder("save")
+            let arguments = [
+                "save", "--provider", "flickr", "--query", "many", "--limit", "300", "--size", "large", "--to", folder.url.path,
+                "--format", "json",
+            ]
+            let run = try await photos.run(arguments)
+            #expect(run.status == 0, "\(run.stderr)")
+            let summary = try run.json()
+            #expect(summary["saved"] as? Int == 300 && summary["skipped"] as? Int == 0)
+            #expect((summary["failed"] as? [Any])?.isEmpty == true)
+            let whole = try Data(contentsOf: Self.large)
+            #expect(summary["bytes"] as? Int == 300 * whole.count)
+            let files = Self.files(under: folder.url)
+            #expect(files.count == 300)
+            #expect(files.first == "flickr/flickr_5300000001.jpg" && files.last == "flickr/flickr_5300000300.jpg")
+            for file in files.prefix(5) {
+                #expect(try Data(contentsOf: folder.url.appendingPathComponent(file)) == whole)
+            }
+            #expect(server.stats().connections == 1, "the listing and 300 images on one connection")
+            #expect(server.stats().requests == 303, "three listing requests (pages of 100), one per image")
+
+            server.resetStats()
+            let again = try await photos.run(arguments)
+            #expect(again.status == 0)
+            let repeated = try again.json()
+            #expect(repeated["saved"] as? Int == 0 && repeated["skipped"] as? Int == 300 && repeated["bytes"] as? Int == 0)
+            #expect(server.stats().requests == 0, "a re-run asks for nothing: the listing is cached, the files are there")
+        }
+    }
+
+    @Test func anInterruptedSaveResumesWithRanges() async throws {
+        try await withServer { server, photos in
+            // Every image stops after 30,000 of its 49,796 bytes and the save is interrupted there;
+            // the rest of each (asked for with a Range) is shorter than that and comes whole.
+            let stalled = (1...6).map { index in
+                (id: "\(700 + index)", title: "stalled \(index)", owner: "o", url: "\(server.url)/images/large.jpg?stall_after=30000&n=\(index)")
+            }
+            let endpoint = Self.route(server, "stalled", try Self.flickrListing(stalled))
+            let folder = try TemporaryFolder("save")
+            let arguments = ["save", "--provider", "flickr", "--query", "stalled", "--to", folder.url.path]
+            let running = try photos.start(arguments, environment: ["PHOTOS_FLICKR_API": endpoint])
+            func parts() -> [String] { Self.files(under: folder.url).filter { $0.hasSuffix(".part") } }
+            func partBytes() -> [Int] {
+                parts().map { (try? FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent($0).path)[.size] as? Int) ?? 0 }
+            }
+            let deadline = Date().addingTimeInterval(25)
+            while partBytes().filter({ $0 == 30_000 }).count < 6, Date() < deadline, running.process.isRunning {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            kill(running.process.processIdentifier, SIGINT)
+            let interrupted = try await running.finish()
+            #expect(interrupted.status == 130, "\(interrupted.stderr)")
+            #expect(partBytes() == Array(repeating: 30_000, count: 6), "every .part is kept for the resume")
+            #expect(Self.files(under: folder.url).allSatisfy { $0.hasSuffix(".part") }, "nothing half-written under a final name")
+
+            server.resetStats()
+            let resumed = try await photos.run(arguments + ["--format", "json"], environment: ["PHOTOS_FLICKR_API": endpoint])
+            #expect(resumed.status == 0, "\(resumed.stderr)")
+            #expect(try resumed.json()["saved"] as? Int == 6)
+            #expect(server.stats().ranges == 6, "the server saw a Range for every file")
+            let whole = try Data(contentsOf: Self.large)
+            let files = Self.files(under: folder.url)
+            #expect(files.count == 6 && parts().isEmpty)
+            for file in files { #expect(try Data(contentsOf: folder.url.appendingPathComponent(file)) == whole) }
+        }
+    }
+
+    @Test func hostileTitlesStayInsideTheFolder() async throws {
+        try await withServer { server, photos in
+            let titles = [
+                "../../../../tmp/escaped", "/etc/passwd", "..", ".", ".hidden", "a/b/c", "C:\\evil", "CON", "bidi\u{202E}gpj.exe",
+                "bell\u{07}\u{1B}[2Jclear", "new\nline", String(repeating: "日本", count: 200), "", "x.part", "same", "same", "SAME",
+            ]
+            let listing = titles.enumerated().map { index, title in
+                (id: "\(800 + index)", title: title, owner: "../owner\(index % 2)", url: "\(server.url)/images/large.jpg")
+            }
+            let endpoint = Self.route(server, "hostile", try Self.flickrListing(listing))
+            let parent = try TemporaryFolder("save")
+            let folder = parent.url.appendingPathComponent("inside")
+            let run = try await photos.run(
+                ["save", "--provider", "flickr", "--query", "hostile", "--to", folder.path, "--name", "{owner}/{title}.{ext}", "--metadata"],
+                environment: ["PHOTOS_FLICKR_API": endpoint])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(try parent.contents() == ["inside"], "nothing outside --to")
+            let files = Self.files(under: folder)
+            #expect(files.filter { $0.hasSuffix(".jpg") }.count == titles.count, "every photo its own file: \(files)")
+            #expect(files.filter { $0.hasSuffix(".jpg.json") }.count == titles.count)
+            for file in files {
+                let components = file.split(separator: "/")
+                #expect(components.count == 2)
+                #expect(components.allSatisfy { !$0.hasPrefix(".") && $0.utf8.count <= 255 }, "\(file.debugDescription)")
+                #expect(!file.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" })
+            }
+            #expect(Set(files.map { $0.split(separator: "/")[0] }) == ["_owner0", "_owner1"])
+            #expect(files.contains("_owner0/same.jpg") && files.contains("_owner1/same.jpg") && files.contains("_owner0/SAME-2.jpg"),
+                "names that differ only in case are told apart")
+        }
+    }
+
+    @Test func aDeadHostFailsItsPhotosAndTheRestAreSaved() async throws {
+        var configuration = FixtureServerConfiguration()
+        configuration.placeholderImageBase = "https://127.0.0.1:9"  // nothing listens: connection refused
+        try await withServer(configuration) { _, photos in
+            let folder = try TemporaryFolder("save")
+            let run = try await photos.run(
+                ["save", "flickr:53624890009", "placeholder:1", "placeholder:2", "flickr:53625112784", "--to", folder.url.path, "--format", "json"])
+            #expect(run.status == 75, "\(run.stderr)")
+            let summary = try run.json()
+            #expect(summary["saved"] as? Int == 2)
+            let failed = try #require(summary["failed"] as? [[String: String]])
+            #expect(failed.map { $0["id"] } == ["placeholder:1", "placeholder:2"])
+            #expect(failed.allSatisfy { $0["error"]?.contains("127.0.0.1") == true }, "\(failed)")
+            #expect(Self.files(under: folder.url) == ["flickr/flickr_53624890009.jpg", "flickr/flickr_53625112784.jpg"])
+
+            let table = try await photos.run(["save", "placeholder:3", "--to", folder.url.path])
+            #expect(table.status == 69, "nothing could be fetched")
+            #expect(table.stderr.contains("placeholder:3: ") && table.stderr.contains("127.0.0.1"))
+        }
+    }
+
+    @Test func aBodyThatIsNotAnImageIsRefusedAndLeavesNoFile() async throws {
+        try await withServer { server, photos in
+            let listing = [
+                (id: "901", title: "page", owner: "o", url: "\(server.url)/__html/photo.jpg"),
+                (id: "902", title: "photo", owner: "o", url: "\(server.url)/images/large.jpg"),
+            ]
+            let endpoint = Self.route(server, "html", try Self.flickrListing(listing))
+            let folder = try TemporaryFolder("save")
+            let run = try await photos.run(
+                ["save", "--provider", "flickr", "--query", "html", "--to", folder.url.path], environment: ["PHOTOS_FLICKR_API": endpoint])
+            #expect(run.status == 75)
+            #expect(run.stderr.contains("flickr:901: not a JPEG, PNG, GIF or WebP image"), "\(run.stderr)")
+            #expect(Self.files(under: folder.url) == ["flickr/flickr_902.jpg"], "neither a file nor a .part for the page")
+            #expect(run.stdout.hasPrefix("Saved 1 photo "))
+        }
+    }
+
+    @Test func anImageTheCacheHoldsIsCopiedNotFetched() async throws {
+        try await withServer { server, photos in
+            let opened = try await photos.run(["show", "flickr:53624890009", "--open"], environment: ["PHOTOS_OPENER": "/bin/true"])
+            #expect(opened.status == 0, "\(opened.stderr)")
+            server.resetStats()
+            let folder = try TemporaryFolder("save")
+            let run = try await photos.run(["save", "flickr:53624890009", "--to", folder.url.path, "--format", "json"])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(try run.json()["saved"] as? Int == 1)
+            #expect(server.stats().requests == 2, "getInfo and getSizes only: the image came from the cache")
+            #expect(try Data(contentsOf: folder.appending("flickr/flickr_53624890009.jpg")) == Data(contentsOf: Self.large))
+        }
+    }
+
+    @Test func photosListOutputOnStdinIsSaved() async throws {
+        try await withServer { server, photos in
+            let listed = try await photos.run(["list", "--provider", "flickr", "--query", "many", "--per-page", "20", "--format", "jsonl"])
+            #expect(listed.status == 0)
+            server.resetStats()
+            let folder = try TemporaryFolder("save")
+            let input = folder.appending("input.jsonl")
+            try (listed.stdout + "flickr:53624890009\n\nnot an id\n").write(to: input, atomically: true, encoding: .utf8)
+            // The binary's runs read /dev/null: a shell feeds the file instead.
+            let shell = Process()
+            shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+            shell.arguments = [
+                "-c", "exec \"$0\" save - --to \"$1\" --size small --format json < \"$2\"", PhotosBinary.executable.path,
+                folder.appending("piped").path, input.path,
+            ]
+            shell.environment = photos.environment
+            let output = Pipe()
+            shell.standardOutput = output
+            shell.standardError = FileHandle.nullDevice
+            try shell.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            shell.waitUntilExit()
+            #expect(shell.terminationStatus == 75, "the line that is not an id fails")
+            let summary = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            #expect(summary["saved"] as? Int == 21)
+            let failed = try #require(summary["failed"] as? [[String: String]])
+            #expect(failed.map { $0["id"] } == ["not an id"])
+            #expect(Self.files(under: folder.appending("piped")).count == 21)
+            #expect(server.stats().requests == 20 + 2 + 1, "20 images; getInfo and getSizes for the bare id and its image; no request per listed photo")
+        }
+    }
+
+    @Test func namesAreDeterministicAndMetadataIsWritten() async throws {
+        try await withServer { _, photos in
+            let folder = try TemporaryFolder("save")
+            let arguments = [
+                "save", "--provider", "flickr", "--query", "many", "--limit", "12", "--size", "small", "--to", folder.url.path,
+                "--name", "{owner}/{date}.{ext}", "--metadata",
+            ]
+            let run = try await photos.run(arguments)
+            #expect(run.status == 0, "\(run.stderr)")
+            let expected = ["Fixture Owner/2024-02-03.jpg"] + (2...12).map { "Fixture Owner/2024-02-03-\($0).jpg" }
+            let files = Self.files(under: folder.url)
+            #expect(Set(files.filter { !$0.hasSuffix(".json") }) == Set(expected))
+            let sidecar = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appending("Fixture Owner/2024-02-03-2.jpg.json")))
+            let object = try #require(sidecar as? [String: Any])
+            #expect(object["id"] as? String == "flickr:5300000002", "the second photo of the listing got the second name")
+            #expect((object["sizes"] as? [Any])?.count == 8)
+            #expect(object["image_path"] as? String == folder.appending("Fixture Owner/2024-02-03-2.jpg").path)
+
+            try FileManager.default.removeItem(at: folder.appending("Fixture Owner/2024-02-03-5.jpg.json"))
+            let again = try await photos.run(arguments + ["--format", "json"])
+            #expect(try again.json()["skipped"] as? Int == 12)
+            #expect(FileManager.default.fileExists(atPath: folder.appending("Fixture Owner/2024-02-03-5.jpg.json").path), "a missing sidecar is written again")
+        }
+    }
+
+    @Test func wrongUsageExitsSixtyFourBeforeAnyRequest() async throws {
+        try await withServer { server, photos in
+            for arguments in [
+                ["save", "flickr:1", "--query", "dogs"], ["save", "--name", "{nope}"], ["save", "--name", "../{id}"],
+                ["save", "flickr:abc"], ["save", "nope:1"], ["save", "--size", "huge"], ["save", "-", "flickr:1"],
+                ["save", "--format", "jsonl"],
+            ] {
+                let run = try await photos.run(arguments)
+                #expect(run.status == 64, "\(arguments): \(run.stderr)")
+            }
+            #expect(server.stats().requests == 0)
+        }
+    }
+}
+
+/// `photos save` onto a nearly full file system: a small tmpfs (mounting one needs root; see
+/// FullDiskTests).
+@Suite(.enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
+struct SaveFullDiskTests {
+    @Test func aFullDiskStopsTheSaveAndLeavesNoPartialFileUnderAFinalName() async throws {
+        try await withServer { _, photos in
+            let mountPoint = photos.home.appendingPathComponent("tiny")
+            try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
+            #expect(try shell("/bin/mount", ["-t", "tmpfs", "-o", "size=300k", "tmpfs", mountPoint.path]) == 0)
+            defer { _ = try? shell("/bin/umount", [mountPoint.path]) }
+
+            let run = try await photos.run(
+                ["save", "--provider", "flickr", "--query", "many", "--limit", "100", "--size", "large", "--to", mountPoint.path])
+            #expect(run.status == 74, "\(run.stderr)")
+            #expect(run.stderr.contains("No space left on device"))
+            let whole = try Data(contentsOf: SaveCommandTests.large)
+            let files = SaveCommandTests.files(under: mountPoint)
+            let finals = files.filter { !$0.hasSuffix(".part") }
+            // How many fit depends on how the parallel downloads interleave: maybe none.
+            #expect(finals.count < 100, "the disk was full before the end: \(files.count) files")
+            for file in finals {
+                #expect(try Data(contentsOf: mountPoint.appendingPathComponent(file)) == whole, "\(file) is whole")
+            }
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import PhotosCore
+import Testing
+
+@testable import PhotosCLI
+
+/// `photos save --name`: templates, the sanitiser that makes provider text into safe file
+/// names, and deterministic names for collisions.
+struct NameTemplateTests {
+    static func photo(_ title: String, id: String = "53624890009", owner: String? = "Andrea Ruiz", taken: Date? = nil) -> Photo {
+        Photo(id: PhotoID(provider: "flickr", raw: id), title: title, owner: owner, takenAt: taken)
+    }
+
+    static func render(_ template: String, _ photo: Photo, url: String = "https://live.staticflickr.com/1/2_3_o.jpg") throws -> [String] {
+        try NameTemplate(template).render(NameFields(photo: photo, imageURL: url), reserve: 5)
+    }
+
+    @Test func theDefaultTemplateIsProviderFolderAndIdFileName() throws {
+        #expect(try Self.render(NameTemplate.defaultTemplate, Self.photo("x")) == ["flickr", "flickr_53624890009.jpg"])
+        #expect(try Self.render("{raw_id}.{ext}", Self.photo("x"), url: "https://h/a/b.JPEG?x=1") == ["53624890009.jpg"])
+        #expect(try Self.render("{raw_id}.{ext}", Self.photo("x"), url: "https://h/a/b.webp") == ["53624890009.webp"])
+        #expect(try Self.render("{raw_id}.{ext}", Self.photo("x"), url: "https://h/600/92c952") == ["53624890009.jpg"], "no extension: jpg")
+    }
+
+    @Test func everyFieldHasAValueOrAFallback() throws {
+        let taken = Date(timeIntervalSince1970: 1_704_092_400)  // 2024-01-01 07:00 UTC
+        #expect(try Self.render("{owner}/{date} {title}.{ext}", Self.photo("Rex at the beach", taken: taken))
+            == ["Andrea Ruiz", "2024-01-01 Rex at the beach.jpg"])
+        #expect(try Self.render("{owner}/{date} {title}.{ext}", Self.photo("  ", owner: nil)) == ["unknown", "undated untitled.jpg"])
+        #expect(try Self.render("{provider}-{raw_id}", Self.photo("")) == ["flickr-53624890009"])
+    }
+
+    @Test func hostileTitlesBecomeOneHarmlessComponent() throws {
+        let hostile = [
+            "../../../../etc/passwd", "/etc/shadow", "..", ".", "...", "a/../../b", "C:\\Windows\\system32", ".bashrc",
+            "evil\u{202E}gpj.exe", "bell\u{07}\u{1B}[31mred\u{9B}", "line\nbreak\r\ttab", "zero\u{200B}width\u{2060}joiner",
+            "CON", "nul.txt", "com1", "trailing dots...", "x.part", "\u{FEFF}", "tags\u{E0041}\u{E0042}",
+        ]
+        for title in hostile {
+            let components = try Self.render("{title}.{ext}", Self.photo(title))
+            #expect(components.count == 1, "\(title.debugDescription) stays one component")
+            let name = try #require(components.first)
+            #expect(!name.contains("/") && !name.contains("\\") && name != "." && name != ".." && !name.hasPrefix("."))
+            #expect(!name.unicodeScalars.contains { FileNameSanitizer.isInvisible($0) }, "\(name.debugDescription) has no invisible character")
+            #expect(!FileNameSanitizer.isReservedDeviceName(name), "\(name) is not a Windows device name")
+            #expect(!name.lowercased().hasSuffix(".part"))
+            #expect(name.hasSuffix(".jpg"))
+        }
+        #expect(try Self.render("{title}.{ext}", Self.photo("../../etc/passwd")) == ["_.._etc_passwd.jpg"])
+        #expect(try Self.render("{title}.{ext}", Self.photo("line\nbreak\r\ttab")) == ["line break tab.jpg"])
+        #expect(try Self.render("{title}.{ext}", Self.photo("evil\u{202E}gpj.exe")) == ["evilgpj.exe.jpg"])
+        #expect(try Self.render("{title}", Self.photo("CON")) == ["_CON"])
+        #expect(try Self.render("{title}", Self.photo("x.part")) == ["x.part_"])
+        #expect(try Self.render("{title}.{ext}", Self.photo("\u{FEFF}")) == ["untitled.jpg"])
+    }
+
+    @Test func longNamesAreCutBetweenCharactersAndKeepTheirExtension() throws {
+        for character in ["a", "é", "日", "👩‍👩‍👧", "e\u{301}"] {
+            let title = String(repeating: character, count: 400)
+            let name = try #require(try Self.render("{title}.{ext}", Self.photo(title)).first)
+            #expect(name.utf8.count <= FileNameSanitizer.maxComponentBytes - 5)
+            #expect(name.hasSuffix(".jpg"))
+            let stem = name.dropLast(4)
+            #expect(!stem.isEmpty)
+            #expect(String(decoding: Array(name.utf8), as: UTF8.self) == name, "valid UTF-8")
+            #expect(stem.allSatisfy { $0 == Character(character) || character == "👩‍👩‍👧" }, "cut between characters of \(character)")
+        }
+        let folder = String(repeating: "x", count: 300)
+        let components = try Self.render("{title}/{raw_id}.{ext}", Self.photo(folder))
+        #expect(components[0].utf8.count == 255, "folders may use all 255 bytes")
+    }
+
+    @Test func templatesAreCheckedBeforeAnyWork() {
+        for bad in ["", "/abs/{id}", "{nope}", "{title", "title}", "a//{id}", "{id}/", "../{id}", "./{id}", "{id}\u{7}"] {
+            #expect(throws: PhotosError.self, "\(bad.debugDescription) is refused") { try NameTemplate(bad) }
+        }
+        #expect((try? NameTemplate("{{literal}} {id}"))?.components == [[.text("{literal} "), .field(.id)]])
+    }
+
+    @Test func collisionsGetNumberedNamesInInputOrder() {
+        var assigner = NameAssigner(metadata: false)
+        let names = (0..<4).map { _ in assigner.assign(["dogs", "Rex.jpg"]) { _ in false } }
+        #expect(names == ["dogs/Rex.jpg", "dogs/Rex-2.jpg", "dogs/Rex-3.jpg", "dogs/Rex-4.jpg"])
+        #expect(assigner.assign(["dogs", "REX.jpg"]) { _ in false } == "dogs/REX-5.jpg", "names differing only in case collide")
+        #expect(assigner.assign(["dogs", "Rex-2.jpg"]) { _ in false } == "dogs/Rex-2-2.jpg", "a taken numbered name counts too")
+        #expect(assigner.assign(["cats", "Rex.jpg"]) { _ in false } == "cats/Rex.jpg", "another folder is another name")
+        #expect(assigner.assign(["dogs", "Max.jpg"]) { $0 == "dogs/Max.jpg" } == "dogs/Max-2.jpg", "another photo's file is never taken")
+    }
+
+    @Test func sidecarsAreReservedWithMetadata() {
+        var assigner = NameAssigner(metadata: true)
+        #expect(assigner.assign(["a.jpg"]) { _ in false } == "a.jpg")
+        #expect(assigner.assign(["a.jpg.json"]) { _ in false } == "a.jpg-2.json")
+    }
+
+    @Test func numberedLongNamesStayWithinTheLimit() {
+        var assigner = NameAssigner(metadata: false)
+        let long = String(repeating: "日", count: 83) + ".jpg"  // 249 + 4 bytes: at the limit
+        let first = assigner.assign([FileNameSanitizer.component(long, maxBytes: 250)]) { _ in false }
+        let second = assigner.assign([FileNameSanitizer.component(long, maxBytes: 250)]) { _ in false }
+        #expect(first != second)
+        #expect(second.utf8.count <= 250 && second.hasSuffix("-2.jpg"))
+    }
+
+    @Test func sizesAreChosenByLongestEdge() {
+        let sizes = [
+            PhotoSize(label: "Large Square", width: 150, height: 150, url: "https://h/q.jpg"),
+            PhotoSize(label: "Small 320", width: 320, height: 240, url: "https://h/n.jpg"),
+            PhotoSize(label: "Medium 640", width: 640, height: 480, url: "https://h/z.jpg"),
+            PhotoSize(label: "Large", width: 1024, height: 768, url: "https://h/b.jpg"),
+            PhotoSize(label: "Large 2048", width: 2048, height: 1536, url: "https://h/k.jpg"),
+            PhotoSize(label: "Original", width: 1900, height: 1200, url: "https://h/o.jpg"),
+        ]
+        #expect(ImageSizeChoice.original.choose(from: sizes)?.url == "https://h/o.jpg", "the one called Original")
+        #expect(ImageSizeChoice.large.choose(from: sizes)?.url == "https://h/b.jpg")
+        #expect(ImageSizeChoice.medium.choose(from: sizes)?.url == "https://h/z.jpg")
+        #expect(ImageSizeChoice.small.choose(from: sizes)?.url == "https://h/n.jpg")
+        let small = Array(sizes.prefix(2))
+        #expect(ImageSizeChoice.large.choose(from: small)?.url == "https://h/n.jpg", "the largest when none is large enough")
+        #expect(ImageSizeChoice.original.choose(from: small)?.url == "https://h/n.jpg", "the largest when none is the original")
+        let refused = [PhotoSize(label: "Original", width: 9000, height: 9000, url: "file:///etc/passwd")] + small
+        #expect(ImageSizeChoice.original.choose(from: refused)?.url == "https://h/n.jpg", "only http(s) URLs")
+        let photo = Photo(id: PhotoID(provider: "p", raw: "1"), title: "", imageURL: "https://h/own.jpg")
+        #expect(ImageSizeChoice.original.url(for: photo) == "https://h/own.jpg", "no sizes: the photo's image")
+    }
+}

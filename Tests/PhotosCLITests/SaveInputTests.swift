@@ -1,0 +1,127 @@
+import Foundation
+import PhotosCore
+import Synchronization
+import Testing
+
+@testable import PhotosCLI
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `photos save -` reads, and the bounded channel between an input and the downloads.
+struct SaveInputTests {
+    @Test func stdinLinesAreIdsPhotoObjectsOrFailures() throws {
+        guard case .id(let id, nil) = try #require(SaveInputs.parseLine("  flickr:53624890009 ")) else {
+            Issue.record("an id")
+            return
+        }
+        #expect(id.description == "flickr:53624890009")
+        #expect(SaveInputs.parseLine("   ") == nil, "blank lines are skipped")
+        guard case .invalid = try #require(SaveInputs.parseLine("dogs.jpg")) else {
+            Issue.record("not an id")
+            return
+        }
+        let listed = #"{"id":"placeholder:3","title":"t","image_url":"https://h/600/abc"}"#
+        guard case .id(let listedID, nil) = try #require(SaveInputs.parseLine(listed)) else {
+            Issue.record("a list --format jsonl line is its id")
+            return
+        }
+        #expect(listedID.raw == "3")
+        let shown = #"{"id":"flickr:1","title":"t","taken_at":"2024-01-01T07:00:00Z","sizes":[{"label":"Original","width":4000,"height":3000,"url":"https://h/o.jpg"},{"label":"x","url":"file:///etc/passwd"}]}"#
+        guard case .id(_, let described?) = try #require(SaveInputs.parseLine(shown)) else {
+            Issue.record("a show --format json object describes its sizes")
+            return
+        }
+        #expect(described.sizes.map(\.url) == ["https://h/o.jpg"], "only http(s) sizes")
+        #expect(described.takenAt == Date(timeIntervalSince1970: 1_704_092_400))
+    }
+
+    @Test func prettyPrintedObjectsAreJoined() {
+        var joiner = JSONLineJoiner()
+        let lines = ["flickr:1", "{", #"  "id" : "flickr:2","#, #"  "title" : "a } in a string","#, "  \"tags\" : [ ]", "}", "flickr:3"]
+        let joined = lines.compactMap { joiner.add($0) }
+        #expect(joined.count == 3)
+        #expect(joined[0] == "flickr:1" && joined[2] == "flickr:3")
+        #expect(joined[1].hasPrefix("{") && joined[1].hasSuffix("}"))
+        guard case .id(let id, _)? = SaveInputs.parseLine(joined[1]) else {
+            Issue.record("the joined object is read")
+            return
+        }
+        #expect(id.description == "flickr:2")
+        #expect(joiner.add("{") == nil)
+        #expect(joiner.finish() == "{", "an unfinished object is handed over at the end")
+    }
+
+    @Test func theReaderHandsOverLinesInBatches() async throws {
+        var descriptors: [Int32] = [0, 0]
+        #expect(pipe(&descriptors) == 0)
+        let (readEnd, writeEnd) = (descriptors[0], descriptors[1])
+        let reader = LineReader(descriptor: readEnd)
+        let text = (1...1200).map { "placeholder:\($0)" }.joined(separator: "\n") + "\r\nlast-without-newline"
+        let bytes = Array(text.utf8)
+        let writer = Thread {
+            bytes.withUnsafeBytes { raw in
+                guard let base = raw.baseAddress else { return }
+                var offset = 0
+                while offset < raw.count {
+                    let written = write(writeEnd, base + offset, raw.count - offset)
+                    if written <= 0 { break }
+                    offset += written
+                }
+            }
+            close(writeEnd)
+        }
+        writer.start()
+        var lines: [String] = []
+        while let batch = try await reader.next(upTo: 500) {
+            #expect(batch.count <= 500)
+            lines += batch
+        }
+        close(readEnd)
+        #expect(lines.count == 1201)
+        #expect(lines[0] == "placeholder:1" && lines[1199] == "placeholder:1200" && lines[1200] == "last-without-newline")
+    }
+
+    @Test func theChannelHoldsAtMostItsCapacityAndEndsInOrder() async throws {
+        let channel = BatchChannel<Int>(capacity: 1)
+        let sent = Atomic<Int>(0)
+        let producer = Task {
+            for value in 1...5 {
+                try await channel.send(value)
+                sent.add(1, ordering: .relaxed)
+            }
+            channel.finish()
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(sent.load(ordering: .relaxed) <= 2, "the producer waits for the consumer")
+        var received: [Int] = []
+        while let value = try await channel.next() { received.append(value) }
+        #expect(received == [1, 2, 3, 4, 5])
+        try await producer.value
+    }
+
+    @Test func cancellationReleasesWhoeverWaits() async throws {
+        let channel = BatchChannel<Int>(capacity: 1)
+        try await channel.send(1)
+        let producer = Task { try await channel.send(2) }  // the channel is full: it waits
+        try await Task.sleep(for: .milliseconds(50))
+        producer.cancel()
+        await #expect(throws: CancellationError.self) { try await producer.value }
+
+        let empty = BatchChannel<Int>(capacity: 1)
+        let consumer = Task { try await empty.next() }  // nothing sent yet: it waits
+        try await Task.sleep(for: .milliseconds(50))
+        consumer.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await consumer.value }
+        await #expect(throws: CancellationError.self, "a consumer that left takes no more") { try await empty.send(1) }
+    }
+
+    @Test func anErrorEndsTheChannelAfterTheQueuedBatches() async throws {
+        let channel = BatchChannel<Int>(capacity: 2)
+        try await channel.send(1)
+        channel.finish(throwing: PhotosError.unavailable(provider: "p", detail: "down"))
+        #expect(try await channel.next() == 1)
+        await #expect(throws: PhotosError.self) { _ = try await channel.next() }
+    }
+}
