@@ -45,6 +45,7 @@ struct BrowsePainterTests {
 
     @Test func theFirstFrameDrawsEverythingInsideSynchronizedOutput() {
         var painter = BrowsePainter(graphics: TerminalGraphics(mode: .symbols))
+        painter.synchronized = true
         let frame = painter.frame(Self.scene(Self.model()), pictures: Self.pictures)
         #expect(frame.hasPrefix("\u{1B}[?2026h") && frame.hasSuffix("\u{1B}[?2026l"))
         #expect(!frame.contains("\u{1B}[2J"), "symbols are overwritten line by line, never cleared first")

@@ -22,12 +22,19 @@ struct KeyDecoderTests {
         #expect(Self.keys(bytes) == [key])
     }
 
+    @Test func theAnswerAboutSynchronizedOutputIsReported() {
+        #expect(Self.keys("\u{1B}[?2026;2$y") == [.synchronizedOutput(true)])
+        #expect(Self.keys("\u{1B}[?2026;1$y") == [.synchronizedOutput(true)])
+        #expect(Self.keys("\u{1B}[?2026;0$yq") == [.synchronizedOutput(false), .character("q")])
+        #expect(Self.keys("\u{1B}[?2026;4$y") == [.synchronizedOutput(false)])
+    }
+
     @Test func severalKeysInOneRead() {
         #expect(Self.keys("jj\u{1B}[Bq") == [.character("j"), .character("j"), .down, .character("q")])
     }
 
     @Test func sequencesTheBrowserDoesNotUseAreSwallowedWhole() {
-        #expect(Self.keys("\u{1B}[3~\u{1B}[15~\u{1B}[<0;3;4M\u{1B}[<0;3;4m\u{1B}[?2026;2$yx") == [.character("x")])
+        #expect(Self.keys("\u{1B}[3~\u{1B}[15~\u{1B}[<0;3;4M\u{1B}[<0;3;4m\u{1B}[?1;2cx") == [.character("x")])
         #expect(Self.keys("\u{01}\u{1A}a") == [.character("a")], "other control characters are dropped")
     }
 

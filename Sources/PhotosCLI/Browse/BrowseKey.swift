@@ -10,6 +10,8 @@ enum BrowseKey: Equatable, Sendable {
     case wheelUp, wheelDown
     /// A printable character (already UTF-8 decoded).
     case character(Character)
+    /// Not a key: the terminal's answer to whether it supports synchronized output (mode 2026).
+    case synchronizedOutput(Bool)
 }
 
 /// Turns the bytes a terminal sends in raw mode into keys.
@@ -110,6 +112,11 @@ struct KeyDecoder {
             case 65: return (.wheelDown, length)
             default: return (nil, length)
             }
+        }
+        if final == UInt8(ascii: "y"), parameters.hasPrefix("?2026;"), parameters.hasSuffix("$") {
+            // DECRPM, the answer to `CSI ? 2026 $ p`: 1 set, 2 reset (both: supported), 0 or 4 not.
+            let value = Int(parameters.dropFirst(6).dropLast())
+            return (.synchronizedOutput(value == 1 || value == 2), length)
         }
         let first = Int(parameters.split(separator: ";").first ?? "")
         switch final {

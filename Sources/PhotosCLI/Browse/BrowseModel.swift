@@ -111,6 +111,8 @@ struct BrowseModel {
     let offline: Bool
     /// Screens of thumbnails fetched ahead of the one shown.
     var thumbnailScreensAhead = 2
+    /// False when no pictures are drawn (`--graphics none`): thumbnails are not fetched at all.
+    var fetchesThumbnails = true
     private var seen: Set<PhotoID> = []
 
     init(layout: Layout, query: String?, offline: Bool) {
@@ -337,7 +339,7 @@ struct BrowseModel {
             effects.append(.loadPage(generation: generation, page: nextPage, query: query, mode: listingMode))
         }
         var requests: [ThumbnailRequest] = []
-        for index in thumbnailWindow {
+        for index in fetchesThumbnails ? thumbnailWindow : 0..<0 {
             let photo = photos[index]
             guard let url = photo.thumbnailURL else { continue }
             guard thumbnails[url] == nil else { continue }

@@ -39,11 +39,11 @@ enum PictureLookup {
 /// Draws scenes as terminal output, remembering what is on screen so that each frame writes only
 /// what changed: a moved selection redraws two frames, an arriving thumbnail one picture, a scroll
 /// or a new layout the whole grid (line by line, never clearing first, so nothing flickers).
-/// Every frame is wrapped in synchronized-output markers (mode 2026), which terminals that know
-/// them use to show the frame at once, and the others ignore.
+/// Where the terminal says it supports synchronized output (mode 2026), every frame is wrapped in
+/// its markers, so the terminal shows each frame at once.
 struct BrowsePainter {
     let graphics: TerminalGraphics
-    var synchronized = true
+    var synchronized = false
     private var drawn: Drawn?
 
     init(graphics: TerminalGraphics) {
@@ -176,7 +176,7 @@ struct BrowsePainter {
     private func marker(_ model: BrowseModel) -> String? {
         if model.reachedEnd { return model.photos.isEmpty ? "no photos" : "end of results" }
         if model.loadingPage != nil { return model.photos.isEmpty ? "loading…" : "loading more…" }
-        if model.pageFailure != nil { return "could not load more" }
+        if model.pageFailure != nil { return model.photos.isEmpty ? "could not load" : "could not load more" }
         return nil
     }
 

@@ -120,6 +120,7 @@ final class BrowseSession: @unchecked Sendable {
         let size = terminal.size()
         geometry = makeGeometry(size)
         model = BrowseModel(layout: geometry.layout, query: options.query, offline: options.offline)
+        model.fetchesThumbnails = graphics.mode != .none
         let store = PictureStore(
             graphics: graphics, diskCache: environment.tileCache, capacity: max(64, geometry.layout.tilesPerScreen * 4)
         ) { [queue] _ in queue.post(.pictureRendered) }
@@ -177,9 +178,15 @@ final class BrowseSession: @unchecked Sendable {
             for event in events {
                 switch event {
                 case .keys(let keys, let arrived):
-                    arrivals.append(arrived)
-                    message = nil
+                    if keys.contains(where: { if case .synchronizedOutput = $0 { false } else { true } }) {
+                        arrivals.append(arrived)
+                        message = nil
+                    }
                     for key in keys {
+                        if case .synchronizedOutput(let supported) = key {
+                            painter.synchronized = supported
+                            continue
+                        }
                         if key == .interrupt { throw PhotosError.interrupted }
                         let effects = model.handle(.key(key))
                         if effects.contains(.quit) { return }
@@ -220,7 +227,7 @@ final class BrowseSession: @unchecked Sendable {
             case .showDetail(let photo):
                 detailToken += 1
                 let token = detailToken
-                detail = DetailState(token: token, photo: photo, note: "loading…")
+                detail = DetailState(token: token, photo: photo, note: graphics.mode == .none ? "" : "loading…")
                 spawn { [self] in await loadDetail(photo, token: token) }
             case .open(let photo):
                 message = "opening \(TerminalText.fit(photo.title, width: 40))…"

@@ -30,7 +30,8 @@ enum BrowseStatus {
         if thumbnails > 0 { loading.append(thumbnails == 1 ? "1 thumbnail" : "\(thumbnails) thumbnails") }
         if !loading.isEmpty { parts.append("loading " + loading.joined(separator: ", ")) }
         if let failure = model.pageFailure {
-            parts.append("page \(model.nextPage) failed: \(TerminalText.sanitize(failure)) (move to retry)")
+            let retry = model.photos.isEmpty ? "r to retry" : "move to retry"
+            parts.append("page \(model.nextPage) failed: \(TerminalText.sanitize(failure)) (\(retry))")
         } else if model.reachedEnd {
             parts.append(model.photos.isEmpty ? "nothing found" : "end of results")
         }

@@ -19,7 +19,9 @@ final class RawTerminal: @unchecked Sendable {
     private let lock = NSLock()
     private var restored = false
 
-    static let enterSequence = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?1000h\u{1B}[?1006h\u{1B}[H\u{1B}[2J"
+    /// The alternate screen, the cursor hidden, wheel reports (SGR), and a question: does the
+    /// terminal support synchronized output (DECRQM for mode 2026)? The answer comes as input.
+    static let enterSequence = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?1000h\u{1B}[?1006h\u{1B}[H\u{1B}[2J\u{1B}[?2026$p"
     /// Ends a synchronized update left open, resets colours, stops mouse reports, shows the
     /// cursor and leaves the alternate screen.
     static let restoreSequence = "\u{1B}[?2026l\u{1B}[0m\u{1B}[?1006l\u{1B}[?1000l\u{1B}[?25h\u{1B}[?1049l"
