@@ -75,6 +75,34 @@ import Glibc
         }
     }
 
+    /// Files are renamed into place without an fsync each (that would serialise a save of
+    /// hundreds on the disk's journal). After a power cut a renamed file can be left empty; a
+    /// re-run tells such a file of its own from a saved image and fetches it again.
+    @Test func aRerunFetchesAgainAnOwnFileThatIsNoLongerAnImage() async throws {
+        try await withServer { server, photos in
+            let folder = try TemporaryFolder("save-emptied")
+            let arguments = [
+                "save", "--provider", "flickr", "--query", "many", "--limit", "3", "--size", "large", "--to", folder.url.path,
+                "--format", "json",
+            ]
+            let first = try await photos.run(arguments)
+            #expect(first.status == 0, "\(first.stderr)")
+            let files = Self.files(under: folder.url)
+            #expect(files.count == 3)
+            let emptied = folder.url.appendingPathComponent(try #require(files.first))
+            let whole = try Data(contentsOf: emptied)
+            try Data().write(to: emptied)  // keeps the file and its extended attribute, as a power cut would
+
+            server.resetStats()
+            let again = try await photos.run(arguments)
+            #expect(again.status == 0, "\(again.stderr)")
+            let summary = try again.json()
+            #expect(summary["saved"] as? Int == 1 && summary["skipped"] as? Int == 2)
+            #expect(server.stats().requests == 1, "only the emptied file's image is asked for")
+            #expect(try Data(contentsOf: emptied) == whole)
+        }
+    }
+
     @Test func anInterruptedSaveResumesWithRanges() async throws {
         try await withServer { server, photos in
             // Every image stops after 30,000 of its 49,796 bytes and the save is interrupted there;

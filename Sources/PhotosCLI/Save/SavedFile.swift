@@ -85,12 +85,17 @@ final class SavedFiles: Sendable {
     /// file, a folder, a link).
     enum Existing { case none, own, taken }
 
+    ///
+    /// A file marked as this photo's that no longer starts like an image (emptied by a power cut
+    /// after its rename: files are not fsynced one by one) is `none`, so it is saved again.
     func existing(_ path: String, id: PhotoID) -> Existing {
+        let file = url(path)
         var info = stat()
-        guard lstat(url(path).path, &info) == 0 else { return .none }
+        guard lstat(file.path, &info) == 0 else { return .none }
         guard (info.st_mode & S_IFMT) == S_IFREG else { return .taken }
-        if let owner = ExtendedAttribute.get(Self.ownerAttribute, path: url(path).path), owner != id.description { return .taken }
-        return .own
+        guard let owner = ExtendedAttribute.get(Self.ownerAttribute, path: file.path) else { return .own }
+        guard owner == id.description else { return .taken }
+        return ImageKind(file: file) == nil ? .none : .own
     }
 
     /// Creates the folders of `path` below `--to` (each once per run).
