@@ -49,8 +49,8 @@ for target in "${targets[@]}"; do
   if [ ! -d "$seeds" ]; then
     # A provider added without seeds of its own starts from its recorded responses.
     if [ -n "${name:-}" ] && [ -d "Fixtures/$name" ]; then
-      seeds=Fixtures/$name
       echo "$target: no $seeds/ yet, seeding from Fixtures/$name/" >&2
+      seeds=Fixtures/$name
     else
       echo "$target: no seeds in Fixtures/fuzz/$target/" >&2
       exit 2
