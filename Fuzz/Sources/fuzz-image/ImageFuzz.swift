@@ -36,6 +36,10 @@ public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         else {
             violated("a decoded image fits its header", "\(image.size) from \(header.size)")
         }
+        // The grid reserves decode memory by this size before decoding: it must be exact.
+        guard image.size == decoder.outputSize(of: header, minimumSize: minimum) else {
+            violated("the decoded size is the one reserved for", "\(image.size), reserved \(decoder.outputSize(of: header, minimumSize: minimum))")
+        }
     }
     return 0
 }
