@@ -21,7 +21,7 @@ public struct CommonsProvider: RegisteredProvider {
 
     public static let descriptor = ProviderDescriptor(
         name: name,
-        summary: "Wikimedia Commons: search (--query) or the newest featured pictures",
+        summary: "Wikimedia Commons: search (--query) or newest featured pictures",
         homepage: "https://commons.wikimedia.org",
         settings: [
             .endpoint(

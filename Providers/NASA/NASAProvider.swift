@@ -27,7 +27,7 @@ public struct NASAProvider: RegisteredProvider {
 
     public static let descriptor = ProviderDescriptor(
         name: name,
-        summary: "NASA Image and Video Library: search (--query), else a search for \(defaultQuery)",
+        summary: "NASA Image and Video Library: search (--query), by default \(defaultQuery)",
         homepage: "https://images.nasa.gov",
         settings: [.endpoint("PHOTOS_NASA_API", configKey: "nasa.api", default: defaultEndpoint, summary: "NASA Image and Video Library API")],
         filters: [

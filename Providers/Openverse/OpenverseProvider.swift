@@ -28,7 +28,7 @@ public struct OpenverseProvider: RegisteredProvider {
 
     public static let descriptor = ProviderDescriptor(
         name: name,
-        summary: "Openverse openly licensed images: search (--query) or the whole catalogue",
+        summary: "Openverse, openly licensed: search (--query) or all images",
         homepage: "https://openverse.org",
         settings: [.endpoint("PHOTOS_OPENVERSE_API", configKey: "openverse.api", default: defaultEndpoint, summary: "Openverse API base URL")],
         filters: [

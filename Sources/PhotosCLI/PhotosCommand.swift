@@ -12,17 +12,17 @@ public struct PhotosCommand: AsyncParsableCommand {
             \(ProviderHelp.table)
 
             Examples:
-              photos list --query lighthouse               # every ready provider, no key needed
+              photos list --query lighthouse         # every ready provider, no key
               photos list --provider openverse --query lighthouse --filter license=by-sa
               photos list --provider flickr --query dogs
               photos list --provider placeholder --refresh
               photos show flickr:53624890009 --open
               photos save --provider flickr --query dogs --limit 200 --to dogs
-              photos browse --provider flickr --query dogs  # full screen, scroll for more
+              photos browse --provider flickr --query dogs   # full screen
               photos providers
               photos cache stats
-              photos config show                           # every setting and where it comes from
-              photos --version --verbose                   # also libcurl's version, HTTP/2 and TLS library
+              photos config show                     # every setting, and from where
+              photos --version --verbose             # libcurl, HTTP/2 and TLS too
 
             Settings (environment, or the config file $XDG_CONFIG_HOME/photos/config.toml, \
             PHOTOS_CONFIG): \(ProviderHelp.settings), NO_COLOR.
