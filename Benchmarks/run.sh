@@ -642,6 +642,9 @@ print()
 goal(11, "peak RSS saving 1000 / saving 100 <= 1.2", f"{ratio:.2f} ({large['peak_rss_mb']:.1f} / {small['peak_rss_mb']:.1f} MB)",
      ratio <= 1.2 and small["ok"] and large["ok"])
 goal(11, f"save of {count} >= 10x faster than gallery-dl", f"not measured: {gallery}", None)
+PY
+}
+
 # Issue 12. `photos browse` in a 160x50 tmux pane, symbols mode: a key that moves the selection
 # drawn within a frame, 1000 photos scrolled through in bounded memory, and the first screen of
 # tiles about as soon as `photos list --format grid` prints the same page (50 ms latency).
