@@ -164,13 +164,24 @@ struct FlickrPhotoRecord {
     private enum Field: Int, CaseIterable {
         case id, owner, ownerName, secret, server, title, description, dateUpload, dateTaken, tags, license, views, media, pathAlias
 
+        /// The member name (written out: `String(describing:)` of a case costs a conformance
+        /// scan of the whole binary).
         var name: String {
             switch self {
+            case .id: return "id"
+            case .owner: return "owner"
             case .ownerName: return "ownername"
+            case .secret: return "secret"
+            case .server: return "server"
+            case .title: return "title"
+            case .description: return "description"
             case .dateUpload: return "dateupload"
             case .dateTaken: return "datetaken"
+            case .tags: return "tags"
+            case .license: return "license"
+            case .views: return "views"
+            case .media: return "media"
             case .pathAlias: return "pathalias"
-            default: return String(describing: self)
             }
         }
     }

@@ -36,17 +36,20 @@ public enum TerminalText {
     /// `sanitize` for text that is all ASCII (most titles, ids and names), byte by byte: the
     /// text itself when nothing changes. Nil for text with other characters.
     static func sanitizeASCII(_ text: String) -> String? {
-        var text = text
-        return text.withUTF8 { bytes -> String? in
+        enum Outcome {
+            case notASCII, unchanged, changed(String)
+        }
+        var copy = text
+        let outcome = copy.withUTF8 { bytes -> Outcome in
             var clean = true
             var previous: UInt8 = 0x20
             for byte in bytes {
-                if byte >= 0x80 { return nil }
+                if byte >= 0x80 { return .notASCII }
                 if byte < 0x20 || byte == 0x7F || (byte == 0x20 && previous == 0x20) { clean = false }
                 previous = byte
             }
-            if clean && previous != 0x20 { return text }
-            if clean && bytes.isEmpty { return "" }
+            if clean && previous != 0x20 { return .unchanged }
+            if clean && bytes.isEmpty { return .changed("") }
             var result: [UInt8] = []
             result.reserveCapacity(bytes.count)
             var lastWasSpace = false
@@ -64,7 +67,12 @@ public enum TerminalText {
             }
             let start = result.firstIndex { $0 != 0x20 } ?? result.endIndex
             let end = (result.lastIndex { $0 != 0x20 }).map { $0 + 1 } ?? start
-            return String(decoding: result[start..<max(start, end)], as: UTF8.self)
+            return .changed(String(decoding: result[start..<max(start, end)], as: UTF8.self))
+        }
+        switch outcome {
+        case .notASCII: return nil
+        case .unchanged: return text
+        case .changed(let result): return result
         }
     }
 
