@@ -5,8 +5,11 @@ import Testing
 @testable import FlickrProvider
 
 /// Flickr listings read through JSONDocument give the photos the JSONDecoder-based reading gave
-/// (LegacyFlickrDecoder.swift), and are refused where it refused: on every recorded listing and
-/// fuzz seed, on those cut short and with bytes changed, and on hand-made hostile documents.
+/// (LegacyFlickrDecoder.swift) on every recorded listing and fuzz seed, on those cut short, on a
+/// synthesized search of 500 and on hand-made documents. Where the two differ they differ by
+/// rule: JSONDocument refuses what is not JSON (trailing commas, text after the document) that
+/// JSONDecoder let through, keeps a string with a raw control or a byte that is not UTF-8 (as
+/// U+FFFD) where JSONDecoder dropped the field, and takes the last of a name given twice.
 @Suite struct FlickrDecodingEquivalenceTests {
     static let provider = FlickrProvider(
         context: ProviderContext(http: FakeHTTP.flickrFixtures(), settings: FlickrProviderTests.settings))
@@ -63,43 +66,38 @@ import Testing
             for cut in stride(from: 0, to: bytes.count, by: step) {
                 expectSame(Data(bytes[..<cut]), "\(name) cut at \(cut)")
             }
-            // Known difference, open: JSONDecoder reads some bodies with a raw control byte or a
-            // byte that is not UTF-8 inside a string; JSONDocument refuses them as invalid JSON.
-            withKnownIssue("JSONDecoder is laxer inside strings", isIntermittent: true) {
-                for (index, position) in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 60)).enumerated() {
-                    var changed = bytes
-                    changed[position] = replacements[index % replacements.count]
-                    expectSame(Data(changed), "\(name) byte \(position) changed")
+            // A changed byte may make another valid document, or one the two read by different
+            // rules: whatever is read is a page of well-formed Flickr photos, or it is refused.
+            for (index, position) in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 60)).enumerated() {
+                var changed = bytes
+                changed[position] = replacements[index % replacements.count]
+                guard let outcome = Self.current(Data(changed)) else { continue }
+                for photo in outcome.photos.compactMap({ $0 }) {
+                    #expect(photo.id.provider == "flickr" && !photo.id.raw.isEmpty && photo.id.raw.allSatisfy(\.isASCII) && photo.id.raw.allSatisfy(\.isNumber),
+                        "\(name) byte \(position) changed: \(photo.id)")
+                    for url in [photo.thumbnailURL, photo.imageURL].compactMap({ $0 }) {
+                        #expect(url.hasPrefix("https://"), "\(name) byte \(position) changed: \(url)")
+                    }
                 }
             }
         }
     }
 
     @Test func handMadeDocumentsAreReadAlike() {
-      withKnownIssue("JSONDecoder is laxer inside strings (raw controls, bytes that are not UTF-8)", isIntermittent: true) {
         let photo = #""id":"123","owner":"1@N01","secret":"abc","server":"65535","title":"T""#
         let documents = [
             "", " ", "null", "[]", "{}", "\"photos\"", #"{"photos":null}"#, #"{"photos":[]}"#, #"{"photos":{}}"#,
             #"{"photos":{"photo":null}}"#, #"{"photos":{"photo":{\#(photo)}}}"#,
-            #"{"photos":{"photo":[{\#(photo)},null,1,"x",[],{\#(photo),"id":"124"}]}}"#,
+            #"{"photos":{"photo":[{\#(photo)},null,1,"x",[]]}}"#,
             // Numbers in every form, where strings are expected and where numbers are.
             #"{"photos":{"page":"2","pages":3.0,"perpage":"10.5","total":1e3,"photo":[{"id":123,"server":65535.0,"secret":"s","title":7,"dateupload":1.7e9,"views":-0,"width_q":"150","height_q":1.5e2,"url_q":"https://x.test/q.jpg","width_l":1e400,"url_l":"https://x.test/l.jpg","height_l":"-12"}]}}"#,
             #"{"photos":{"page":99999999999999999999,"pages":-9223372036854775808,"perpage":9223372036854775807,"total":1.5,"photo":[{"id":"1","title":true,"owner":false,"ownername":"","tags":"a  b"}]}}"#,
             // Titles as objects, and _content of every type.
             #"{"photos":{"photo":[{"id":"1","title":{"_content":"in content"},"description":{"_content":5}},{"id":"2","title":{"other":1}},{"id":"3","title":null}]}}"#,
-            // Names written with escapes, and a name given twice.
-            #"{"photos":{"photo":[{"i\u0064":"77","title":"first","title":"second","url_q":"https://x.test/a.jpg","url_q":7}]}}"#,
-            #"{"photos":{"photo":[{"id":"78","title":"x","title":null}]},"photos":{"photo":[{"id":"79"}]}}"#,
+            // Names written with escapes.
+            #"{"photos":{"photo":[{"i\u0064":"77","title":"first","url_q":"https://x.test/a.jpg"}]}}"#,
             // Escapes and non-ASCII text.
             #"{"photos":{"photo":[{"id":"5","title":"tab\there \"q\" \\ \/ \u00e9\u4e2d\ud83d\ude00 \u0000 é 中"}]}}"#,
-            #"{"photos":{"photo":[{"id":"6","title":"\ud800 lone"}]}}"#,
-            #"{"photos":{"photo":[{"id":"6","title":"\udc00 lone"}]}}"#,
-            #"{"photos":{"photo":[{"id":"6","title":"bad \x escape"}]}}"#,
-            // Not JSON, or not quite.
-            #"{"photos":{"photo":[],}}"#, #"{"photos":{"photo":[1,]}}"#, #"{"photos":{"photo":[01]}}"#, #"{"photos":NaN}"#,
-            #"{"photos":{"photo":[]}} x"#, #"{"photos":{"photo":[]}}/* c */"#, #"{'photos':{}}"#, #"{"photos":{"photo":[-]}}"#,
-            #"{"photos":{"photo":[1.]}}"#, #"{"photos":{"photo":[.5]}}"#, #"{"photos":{"photo":[1e]}}"#, #"{"photos":{"photo":[tru]}}"#,
-            "{\"photos\":{\"photo\":[{\"id\":\"1\",\"title\":\"raw\ttab\"}]}}",
             "\u{FEFF}{\"photos\":{\"photo\":[]}}",
             String(repeating: "[", count: 600) + String(repeating: "]", count: 600),
             #"{"photos":{"photo":[{"id":"1","x":"#, String(repeating: "[", count: 400) + String(repeating: "]", count: 400) + "}]}}",
@@ -107,18 +105,39 @@ import Testing
         for (index, text) in documents.enumerated() {
             expectSame(Data(text.utf8), "document \(index)")
         }
-        // Bytes that are not UTF-8, inside and outside strings.
-        for bytes: [UInt8] in [
-            Array(#"{"photos":{"photo":[{"id":"1","title":""#.utf8) + [0xC3, 0x28] + Array(#""}]}}"#.utf8),
-            Array(#"{"photos":{"photo":[{"id":"1","title":""#.utf8) + [0xED, 0xA0, 0x80] + Array(#""}]}}"#.utf8),
-            Array(#"{"photos":{"photo":[{"id":"1","title":""#.utf8) + [0xF4, 0x90, 0x80, 0x80] + Array(#""}]}}"#.utf8),
-            Array(#"{"photos":{"photo":[{"id":"1","title":""#.utf8) + [0xE0, 0x80, 0xAF] + Array(#""}]}}"#.utf8),
-            Array(#"{"photos":{"photo":[{"id":"1","title":""#.utf8) + [0xF0, 0x9F, 0x98, 0x80] + Array(#""}]}}"#.utf8),
-            [0xFF, 0xFE] + Array(#"{}"#.utf8),
+    }
+
+    @Test func whatIsNotJSONIsRefused() {
+        for text in [
+            #"{"photos":{"photo":[],}}"#, #"{"photos":{"photo":[1,]}}"#, #"{"photos":{"photo":[01]}}"#, #"{"photos":NaN}"#,
+            #"{"photos":{"photo":[]}} x"#, #"{"photos":{"photo":[]}}/* c */"#, #"{'photos':{}}"#, #"{"photos":{"photo":[-]}}"#,
+            #"{"photos":{"photo":[1.]}}"#, #"{"photos":{"photo":[.5]}}"#, #"{"photos":{"photo":[1e]}}"#, #"{"photos":{"photo":[tru]}}"#,
+            #"{"photos":{"photo":[{"id":"6","title":"bad \x escape"}]}}"#,
         ] {
-            expectSame(Data(bytes), "bytes \(bytes.prefix(8))")
+            #expect(Self.current(Data(text.utf8)) == nil, "\(text)")
         }
-      }
+        #expect(Self.current(Data([0xFF, 0xFE] + Array(#"{}"#.utf8))) == nil)
+    }
+
+    /// A title with a raw control, a byte that is not UTF-8 or a lone surrogate is kept (repaired
+    /// as U+FFFD; the terminal sanitiser handles the control), not dropped with its field.
+    @Test func oddTextInsideStringsIsKept() throws {
+        func title(_ bytes: [UInt8]) -> String? {
+            let body = Array(#"{"photos":{"photo":[{"id":"1","title":""#.utf8) + bytes + Array(#""}]}}"#.utf8)
+            return Self.current(Data(body))?.photos.first??.title
+        }
+        #expect(title(Array("raw\ttab".utf8)) == "raw\ttab")
+        #expect(title([0x61, 0xC3, 0x28]) == "a\u{FFFD}(")
+        #expect(title(Array(#"\ud800 lone"#.utf8)) == "\u{FFFD} lone")
+        #expect(title([0xF0, 0x9F, 0x98, 0x80]) == "😀")
+    }
+
+    /// A name given twice: the last one counts, for a field and for the whole listing.
+    @Test func theLastOfANameGivenTwiceCounts() throws {
+        let twice = Self.current(Data(#"{"photos":{"photo":[{"id":"77","title":"first","title":"second"}]}}"#.utf8))
+        #expect(twice?.photos.first??.title == "second")
+        let listings = Self.current(Data(#"{"photos":{"photo":[{"id":"78"}]},"photos":{"photo":[{"id":"79"}]}}"#.utf8))
+        #expect(listings?.photos.compactMap { $0?.id.raw } == ["79"])
     }
 
     @Test func theSynthesizedSearchOfFiveHundredGivesTheSamePhotos() {

@@ -8,9 +8,12 @@ import Foundation
 /// and numbers are converted only when a caller asks for them, and a value that is skipped
 /// costs nothing more than the scan.
 ///
-/// The parser is strict RFC 8259 over UTF-8 (an optional byte-order mark is skipped): no
-/// comments, trailing commas, NaN or leading zeros; every string is checked to be valid UTF-8
-/// and its escapes well formed (a `\u` surrogate must come in a pair). Nesting deeper than
+/// The parser is RFC 8259 over UTF-8 (an optional byte-order mark is skipped): no comments,
+/// trailing commas, NaN or leading zeros, and escapes well formed. Inside strings it is as
+/// lenient as servers need: a raw control byte is kept (the terminal sanitiser and the JSON
+/// writer deal with it), and bytes that are not UTF-8 and lone `\u` surrogates read as U+FFFD,
+/// so one odd title does not make a whole page unreadable. A name given twice in an object: the
+/// last one counts, as in JavaScript's `JSON.parse`. Nesting deeper than
 /// ``maxDepth`` and texts over 2 GiB are refused. Nothing in the input can make it trap: every
 /// index is checked and numbers are converted with overflow checks.
 public final class JSONDocument: Sendable {
@@ -386,55 +389,44 @@ extension JSONDocument {
             nodes.append(Node(kind: .number, escaped: false, start: UInt32(start), end: UInt32(position)))
         }
 
-        /// A string at `position` (its opening quote): checks escapes, control characters and
-        /// UTF-8, records its text's range.
+        /// A string at `position` (its opening quote): checks its escapes, records its text's
+        /// range.
         mutating func string() throws(ParseError) {
             position += 1
             let start = position
             var escaped = false
-            var ascii = true
             let count = bytes.count
             while true {
-                // The plain run up to the next quote, escape, control or non-ASCII byte.
+                // The plain run up to the next quote or escape.
                 while position < count {
                     let byte = bytes[position]
-                    if byte == 0x22 || byte == 0x5C || byte < 0x20 || byte >= 0x80 { break }
+                    if byte == 0x22 || byte == 0x5C { break }
                     position += 1
                 }
                 guard position < count else { throw fail("unterminated string") }
-                let byte = bytes[position]
-                if byte == UInt8(ascii: "\"") { break }
-                if byte < 0x20 { throw fail("control character in a string") }
-                if byte >= 0x80 { ascii = false }
-                if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                    position += 1
-                    guard position < count else { throw fail("unterminated escape") }
-                    switch bytes[position] {
-                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                        UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-                        position += 1
-                    case UInt8(ascii: "u"):
-                        guard let unit = hex4(position + 1) else { throw fail("bad \\u escape") }
-                        position += 5
-                        if (0xD800...0xDBFF).contains(unit) {
-                            guard position + 1 < count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u"),
-                                let low = hex4(position + 2), (0xDC00...0xDFFF).contains(low)
-                            else { throw fail("unpaired surrogate") }
-                            position += 6
-                        } else if (0xDC00...0xDFFF).contains(unit) {
-                            throw fail("unpaired surrogate")
-                        }
-                    default:
-                        throw fail("bad escape")
-                    }
-                    continue
-                }
+                if bytes[position] == UInt8(ascii: "\"") { break }
+                // An escape.
+                escaped = true
                 position += 1
+                guard position < count else { throw fail("unterminated escape") }
+                switch bytes[position] {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                    UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    position += 1
+                case UInt8(ascii: "u"):
+                    guard let unit = hex4(position + 1) else { throw fail("bad \\u escape") }
+                    position += 5
+                    // A high surrogate takes the low one that follows; a lone one reads as U+FFFD.
+                    if (0xD800...0xDBFF).contains(unit), position + 1 < count, bytes[position] == UInt8(ascii: "\\"),
+                        bytes[position + 1] == UInt8(ascii: "u"), let low = hex4(position + 2), (0xDC00...0xDFFF).contains(low)
+                    {
+                        position += 6
+                    }
+                default:
+                    throw fail("bad escape")
+                }
             }
-            if !ascii, !JSONDocument.isValidUTF8(bytes, start, position) {
-                throw ParseError(offset: start, reason: "invalid UTF-8 in a string")
-            }
+            // Bytes that are not UTF-8 are repaired when the string is read (String(decoding:)).
             nodes.append(Node(kind: .string, escaped: escaped, start: UInt32(start), end: UInt32(position)))
             position += 1
         }
@@ -459,45 +451,13 @@ extension JSONDocument {
         }
     }
 
-    /// Whether `bytes[start..<end]` is well-formed UTF-8 (no overlong forms, surrogates or
-    /// values past U+10FFFF).
-    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
-        var index = start
-        func continuation(_ at: Int) -> Bool { at < end && bytes[at] & 0xC0 == 0x80 }
-        while index < end {
-            let byte = bytes[index]
-            switch byte {
-            case 0x00...0x7F:
-                index += 1
-            case 0xC2...0xDF:
-                guard continuation(index + 1) else { return false }
-                index += 2
-            case 0xE0...0xEF:
-                guard continuation(index + 1), continuation(index + 2) else { return false }
-                let second = bytes[index + 1]
-                if byte == 0xE0, second < 0xA0 { return false }  // overlong
-                if byte == 0xED, second > 0x9F { return false }  // surrogate
-                index += 3
-            case 0xF0...0xF4:
-                guard continuation(index + 1), continuation(index + 2), continuation(index + 3) else { return false }
-                let second = bytes[index + 1]
-                if byte == 0xF0, second < 0x90 { return false }  // overlong
-                if byte == 0xF4, second > 0x8F { return false }  // past U+10FFFF
-                index += 4
-            default:
-                return false
-            }
-        }
-        return true
-    }
-
     /// A string's text with its escapes decoded (already checked by the parser).
     static func unescape(_ bytes: [UInt8], _ start: Int, _ end: Int) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(end - start)
         var index = start
         func appendScalar(_ value: UInt32) {
-            guard let scalar = Unicode.Scalar(value) else { return }
+            let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
             output.append(contentsOf: String(Character(scalar)).utf8)
         }
         func hex(_ at: Int) -> UInt32 {
@@ -523,12 +483,13 @@ extension JSONDocument {
             case UInt8(ascii: "u") where index + 4 <= end:
                 let unit = hex(index)
                 index += 4
-                if (0xD800...0xDBFF).contains(unit), index + 6 <= end {
-                    let low = hex(index + 2)
+                if (0xD800...0xDBFF).contains(unit), index + 6 <= end, bytes[index] == UInt8(ascii: "\\"),
+                    bytes[index + 1] == UInt8(ascii: "u"), case let low = hex(index + 2), (0xDC00...0xDFFF).contains(low)
+                {
                     index += 6
                     appendScalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
                 } else {
-                    appendScalar(unit)
+                    appendScalar(unit)  // a lone surrogate is U+FFFD
                 }
             default: output.append(kind)
             }
