@@ -1,7 +1,7 @@
 # photos: build, test, install, package, demo and benchmark. Every target installs missing
 # system packages first.
 SWIFT ?= swift
-BENCH_PACKAGES := hyperfine nghttp2-client wget2 timg curl strace
+BENCH_PACKAGES := hyperfine nghttp2-client wget2 timg curl strace jq valgrind
 
 # make install / uninstall: where photos goes (DESIGN.md, "Install").
 PREFIX ?= /usr/local

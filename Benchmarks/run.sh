@@ -26,7 +26,7 @@ SWIFT=${SWIFT:-swift}
 RUNS=${RUNS:-5}
 FAST_RUNS=$((RUNS * 4))
 BENCH=${BENCH:-all}
-SECTIONS=(transport list cache grid providers save browse)
+SECTIONS=(transport list cache grid providers save browse cost)
 PRODUCTS=(photos photos-fixture-server photos-grid-sample)
 
 RESULTS="$BENCH_DIR/results"
@@ -700,6 +700,137 @@ goal(12, "browse: key to drawn, p95 <= 16 ms (160x50, symbols)", f"p95 {keys['p9
 goal(12, "browse: 1000 photos scrolled, peak RSS < 100 MB", f"{scroll['peak_rss_mb']:.1f} MB", scroll["peak_rss_mb"] < 100)
 goal(12, "browse: first screen / list --format grid <= 1.2", f"{ratio:.2f} ({first['median_ms']:.0f} / {grid['median_ms']:.0f} ms)",
      ratio <= 1.2)
+PY
+}
+
+# Issue 13. The cost per photo: a cold listing of N Flickr photos with thumbnails at 50 ms latency
+# against curl doing the same work; the listing alone against curl fetching its URL; cached
+# listings and `photos --version` wall; and the instructions (callgrind) of decoding, storing and
+# printing 500 photos, cold and cached, as multiples of `photos --version`'s.
+bench_cost() {
+  local latency=50 streams=100
+  have jq || { log "cost: jq is missing (make bench installs it)"; return 1; }
+  log "== cost: cold photos list of N Flickr photos with thumbnails, ${latency} ms latency, vs curl"
+  start_server "$latency"
+  local url=$SERVER_URL ca=$SERVER_CA
+  start_server 0
+  local url0=$SERVER_URL
+  export PHOTOS_CA_BUNDLE="$ca" FLICKR_API_KEY=test-key TERM=dumb
+  unset PHOTOS_FLICKR_API PHOTOS_FLICKR_STATIC
+  local cache="$WORK/cost-cache" out="$OUT_BASE/cost"
+  local extras="description,license,date_upload,date_taken,owner_name,tags,o_dims,views,media,path_alias"
+  extras+=",url_q,url_m,url_n,url_z,url_l,url_h,url_k,url_o"
+  # curl-list.sh API CA OUT CONFIG EXTRAS COUNT STREAMS: the search photos makes, then its url_q
+  # thumbnails with --parallel, bodies to files (OUT empty: the listing only).
+  cat >"$WORK/curl-list.sh" <<'SH'
+#!/bin/sh
+set -e
+listing="$1?method=flickr.photos.search&api_key=test-key&text=many&sort=relevance&extras=$5&per_page=$6&page=1&format=json&nojsoncallback=1"
+if [ -z "$3" ]; then exec curl -s -o /dev/null --cacert "$2" "$listing"; fi
+curl -s --cacert "$2" "$listing" | jq -r '.photos.photo[] | "url = \"" + .url_q + "\"\noutput = \"'"$3"'/" + .id + "\""' >"$4"
+exec curl -s --no-progress-meter --parallel --parallel-max "$7" --cacert "$2" -K "$4"
+SH
+  chmod +x "$WORK/curl-list.sh"
+  # A cold listing: the cache emptied before every run (inside the timing, a millisecond).
+  local cold=(sh -c 'rm -rf "$0" && exec "$@"' "$cache" env PHOTOS_CACHE_DIR="$cache")
+  local count
+  for count in 100 500; do
+    measure "photos $count" --stats-url "$url" --ca-file "$ca" --note "section=cost;thumbnails" -- \
+      "${cold[@]}" env PHOTOS_FLICKR_API="$url/services/rest/" PHOTOS_FLICKR_STATIC="$url/flickr-static" \
+      "$PHOTOS" list --provider flickr --query many --per-page "$count" --format json
+    measure "curl $count" --stats-url "$url" --ca-file "$ca" --fresh-dir "$out" --expect-files "$count" \
+      --note "section=cost;thumbnails" -- "$WORK/curl-list.sh" "$url/services/rest/" "$ca" "$out" "$WORK/curl-$count.cfg" "$extras" "$count" "$streams"
+  done
+
+  # The listing alone (no latency): photos' decoding, storing and printing against curl's fetch.
+  export PHOTOS_FLICKR_API="$url0/services/rest/" PHOTOS_FLICKR_STATIC="$url0/flickr-static"
+  local list500=(list --provider flickr --query many --per-page 500)
+  measure "photos no thumbnails" --runs "$FAST_RUNS" --stats-url "$url0" --ca-file "$ca" --note "section=cost;listing" -- \
+    "${cold[@]}" "$PHOTOS" "${list500[@]}" --no-thumbnails --format json
+  measure "curl listing" --runs "$FAST_RUNS" --stats-url "$url0" --ca-file "$ca" --note "section=cost;listing" -- \
+    "$WORK/curl-list.sh" "$url0/services/rest/" "$ca" "" "" "$extras" 500 "$streams"
+  export PHOTOS_CACHE_DIR="$cache"
+  rm -rf "$cache"
+  "$PHOTOS" "${list500[@]}" --no-thumbnails --format json >/dev/null
+  local fast=(--runs "$FAST_RUNS" --warmup 3 --note "section=cost;cached")
+  measure "photos --version" "${fast[@]}" -- "$PHOTOS" --version
+  measure "cached table" "${fast[@]}" -- "$PHOTOS" "${list500[@]}" --offline --format table
+  measure "cached jsonl" "${fast[@]}" -- "$PHOTOS" "${list500[@]}" --offline --format jsonl
+
+  # Instructions: valgrind 3.19 cannot read the DWARF 5 of Swift 6 binaries, so a copy without
+  # debug information is counted (the same code).
+  local counts="$WORK/cost-instructions.json" counted="$WORK/photos-nodebug"
+  echo "{}" >"$counts"
+  if have valgrind && strip --strip-debug -o "$counted" "$PHOTOS" 2>/dev/null; then
+    log "   instructions (callgrind)"
+    instructions() {
+      valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | awk '/refs:/ {gsub(",", "", $4); print $4}'
+    }
+    local version cold_count table jsonl
+    version=$(instructions "$counted" --version)
+    rm -rf "$cache"
+    cold_count=$(instructions "$counted" "${list500[@]}" --no-thumbnails --format json)
+    table=$(instructions "$counted" "${list500[@]}" --offline --format table)
+    jsonl=$(instructions "$counted" "${list500[@]}" --offline --format jsonl)
+    printf '{"version": %s, "cold": %s, "table": %s, "jsonl": %s}\n' "${version:-null}" "${cold_count:-null}" "${table:-null}" "${jsonl:-null}" >"$counts"
+  else
+    log "   instructions: valgrind is not installed (make bench installs it)"
+  fi
+
+  report "$count" "$latency" "$streams" "$counts" <<'PY'
+count, latency, streams, counts = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), json.load(open(sys.argv[4]))
+rows = rows("cost")
+print(f"== cost (issue 13): cold `photos list --provider flickr --query many --per-page N --format json`, empty cache, "
+      f"{latency} ms server latency, against curl doing the same work; median of {rows['photos 500']['runs']} runs")
+print()
+header = (f"{'run':<22} {'median ms':>10} {'min..max ms':>15} {'conns':>6} {'requests':>9} {'CPU ms':>7} "
+          f"{'peak RSS MB':>12}  {'photos/curl':<20}")
+print(header)
+print("-" * len(header))
+def line(name, ratio=""):
+    row = rows[name]
+    print(f"{name:<22} {row['median_wall_ms']:>10.1f} {row['min_wall_ms']:>7.1f}..{row['max_wall_ms']:<7.1f} "
+          f"{row['connections']!s:>6} {row['requests']!s:>9} {row['median_cpu_ms']:>7.1f} {row['peak_rss_mb']:>12.1f}  "
+          f"{ratio:<20}{failed(row)}")
+for n in (100, 500):
+    p, c = rows[f"photos {n}"]["median_wall_ms"], rows[f"curl {n}"]["median_wall_ms"]
+    line(f"photos {n}", f"{p / c:.2f}" + (f" ({mark(p / c <= 0.6)}: <=0.6)" if n == 500 else ""))
+    line(f"curl {n}")
+print("  curl: the same search request, jq, then the N url_q thumbnails with --parallel --parallel-max "
+      f"{streams}, bodies to files (two processes, two TLS handshakes)")
+print()
+p, c = rows["photos no thumbnails"]["median_wall_ms"], rows["curl listing"]["median_wall_ms"]
+line("photos no thumbnails", f"{p / c:.2f} ({mark(p / c <= 1.5)}: <=1.5)")
+line("curl listing")
+print("  the listing of 500 alone (no latency): photos decodes, stores and prints it; curl fetches it")
+print()
+v = rows["photos --version"]["median_wall_ms"]
+line("photos --version")
+for name in ("cached table", "cached jsonl"):
+    m = rows[name]["median_wall_ms"]
+    print(f"{name:<22} {m:>10.1f} {rows[name]['min_wall_ms']:>7.1f}..{rows[name]['max_wall_ms']:<7.1f} {'':>6} "
+          f"{rows[name]['requests']!s:>9} {rows[name]['median_cpu_ms']:>7.1f} {rows[name]['peak_rss_mb']:>12.1f}  "
+          f"{m / v:.2f}x --version ({mark(m <= 1.5 * v)}: <=1.5){failed(rows[name])}")
+print()
+if counts.get("version"):
+    base = counts["version"]
+    print(f"instructions (callgrind): photos --version {base / 1e6:.1f} M; "
+          + "; ".join(f"{label} {counts[key] / 1e6:.1f} M = {counts[key] / base:.1f}x"
+                      for key, label in (("cold", "cold list of 500 (decode, store, print json)"),
+                                         ("table", "cached table of 500"), ("jsonl", "cached jsonl of 500"))
+                      if counts.get(key)))
+else:
+    print("instructions: not measured (valgrind missing)")
+print()
+p5, c5 = rows["photos 500"]["median_wall_ms"], rows["curl 500"]["median_wall_ms"]
+goal(13, "cold list of 500 with thumbnails / curl <= 0.6", f"{p5 / c5:.2f} ({p5:.0f} / {c5:.0f} ms)", p5 / c5 <= 0.6 and rows["photos 500"]["ok"])
+goal(13, "cold list of 500 without thumbnails / curl <= 1.5", f"{p / c:.2f} ({p:.0f} / {c:.0f} ms)", p / c <= 1.5)
+for name in ("cached table", "cached jsonl"):
+    m = rows[name]["median_wall_ms"]
+    goal(13, f"{name} of 500 / photos --version <= 1.5", f"{m / v:.2f} ({m:.1f} / {v:.1f} ms)", m <= 1.5 * v and rows[name]["ok"])
+goal(13, "photos --version <= 6 ms", f"{v:.1f} ms", v <= 6)
+rss = rows["photos 500"]["peak_rss_mb"]
+goal(13, "cold list of 500 with thumbnails: peak RSS < 40 MB", f"{rss:.1f} MB", rss < 40)
 PY
 }
 

@@ -19,12 +19,12 @@ extension FlickrProvider {
         let info: FlickrInfo
         let sizes: FlickrSizes
         do {
-            info = try JSONDecoder().decode(FlickrInfo.self, from: infoData)
+            info = try FlickrInfo(infoData.get())
         } catch {
             throw FlickrError.badData("the flickr.photos.getInfo response is not a photo (\(Self.reason(error)))")
         }
         do {
-            sizes = try JSONDecoder().decode(FlickrSizes.self, from: sizesData)
+            sizes = try FlickrSizes(sizesData.get())
         } catch {
             throw FlickrError.badData("the flickr.photos.getSizes response is not a size list (\(Self.reason(error)))")
         }

@@ -106,7 +106,7 @@ public struct FlickrProvider: RegisteredProvider {
         let body = try await call(method, apiKey: key, parameters, photo: nil)
         let list: FlickrPhotoList
         do {
-            list = try JSONDecoder().decode(FlickrPhotoList.self, from: body)
+            list = try FlickrPhotoList(body.get())
         } catch {
             throw FlickrError.badData("the \(method) response is not a photo list (\(Self.reason(error)))")
         }
@@ -203,16 +203,21 @@ public struct FlickrProvider: RegisteredProvider {
         return key
     }
 
-    /// Calls `method` and returns the JSON body (callback wrapper removed) of a successful answer.
+    /// Calls `method` and returns the body (callback wrapper removed) of a successful answer,
+    /// parsed once: the caller reads it, or says that it is not JSON.
     /// - Throws: `PhotosError` for Flickr failures and HTTP errors; `TransportError` unchanged.
-    func call(_ method: String, apiKey: String, _ parameters: [(String, String)], photo: PhotoID?) async throws -> Data {
+    func call(
+        _ method: String, apiKey: String, _ parameters: [(String, String)], photo: PhotoID?
+    ) async throws -> Result<JSONDocument, JSONDocument.ParseError> {
         guard URLPolicy.isAllowed(api.endpoint) else {
             throw PhotosError.usage("PHOTOS_FLICKR_API must be an http or https URL")
         }
         let request = HTTPRequest(url: api.url(method: method, apiKey: apiKey, parameters), headers: ["Accept": "application/json"])
         let response = try await http.data(for: request)
-        let body = Self.unwrapCallback(response.body)
-        if let status = try? JSONDecoder().decode(FlickrStatus.self, from: body), status.isFailure {
+        let body = Result { () throws(JSONDocument.ParseError) -> JSONDocument in
+            try JSONDocument(parsing: Self.unwrapCallback(response.body))
+        }
+        if case .success(let document) = body, let status = FlickrStatus(document), status.isFailure {
             throw FlickrError.failure(code: status.code, message: status.message, photo: photo, apiKey: apiKey)
         }
         guard response.isSuccess else { throw FlickrError.httpStatus(response.status) }
@@ -250,10 +255,9 @@ public struct FlickrProvider: RegisteredProvider {
     /// A short reason for a decoding failure, without the body.
     static func reason(_ error: any Error) -> String {
         switch error {
-        case DecodingError.keyNotFound(let key, _): return "no '\(key.stringValue)'"
-        case DecodingError.typeMismatch: return "unexpected JSON type"
-        case DecodingError.dataCorrupted: return "invalid JSON"
-        case DecodingError.valueNotFound: return "missing value"
+        case FlickrDecodingError.missing(let key): return "no '\(key)'"
+        case FlickrDecodingError.notAnObject: return "unexpected JSON type"
+        case is JSONDocument.ParseError: return "invalid JSON"
         default: return "unreadable"
         }
     }

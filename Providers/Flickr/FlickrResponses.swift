@@ -1,83 +1,75 @@
 import Foundation
+import PhotosCore
 
-// Lenient Decodable types for Flickr's JSON. Types drift between recordings (numbers as numbers
-// or strings, objects with `_content` or plain strings), so every field is read leniently and a
-// malformed field becomes nil instead of failing the whole response.
+// Flickr's JSON read leniently. Types drift between recordings (numbers as numbers or strings,
+// objects with `_content` or plain strings), so every field is read leniently and a malformed
+// field becomes nil instead of failing the whole response. The text is parsed once
+// (JSONDocument); a listing's records are read in one pass over their members.
 
-/// A coding key for any name.
-struct FlickrKey: CodingKey {
-    var stringValue: String
-    var intValue: Int?
+/// A JSON object read leniently: what a field holds is converted to what photos wants.
+struct FlickrObject {
+    let value: JSONValue
 
-    init(_ string: String) {
-        stringValue = string
-        intValue = nil
+    init?(_ value: JSONValue?) {
+        guard let value, value.kind == .object else { return nil }
+        self.value = value
     }
 
-    init?(stringValue: String) { self.init(stringValue) }
-
-    init?(intValue: Int) {
-        stringValue = String(intValue)
-        self.intValue = intValue
-    }
-}
-
-typealias FlickrObject = KeyedDecodingContainer<FlickrKey>
-
-extension KeyedDecodingContainer where Key == FlickrKey {
     /// A string, or a number rendered as a string.
-    func string(_ name: String) -> String? {
-        let key = FlickrKey(name)
-        if let text = try? decodeIfPresent(String.self, forKey: key) { return text }
-        if let number = try? decodeIfPresent(Int.self, forKey: key) { return String(number) }
-        if let number = try? decodeIfPresent(Double.self, forKey: key), number.isFinite {
-            return number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
-        }
-        if let flag = try? decodeIfPresent(Bool.self, forKey: key) { return flag ? "1" : "0" }
-        return nil
-    }
+    func string(_ name: String) -> String? { value[name].flatMap(Self.string) }
 
     /// A number, or a numeric string (`"12"`, `"12.0"`).
-    func int(_ name: String) -> Int? {
-        let key = FlickrKey(name)
-        if let number = try? decodeIfPresent(Int.self, forKey: key) { return number }
-        if let number = try? decodeIfPresent(Double.self, forKey: key) { return Int(exactly: number.rounded(.towardZero)) }
-        if let text = try? decodeIfPresent(String.self, forKey: key) { return flickrInt(text) }
-        return nil
-    }
+    func int(_ name: String) -> Int? { value[name].flatMap(Self.int) }
 
     /// A plain string or an object's `_content`.
-    func content(_ name: String) -> String? {
-        if let text = string(name) { return text }
-        return object(name)?.string("_content")
-    }
+    func content(_ name: String) -> String? { value[name].flatMap(Self.content) }
 
-    func object(_ name: String) -> FlickrObject? {
-        try? nestedContainer(keyedBy: FlickrKey.self, forKey: FlickrKey(name))
-    }
+    func object(_ name: String) -> FlickrObject? { FlickrObject(value[name]) }
 
     /// The objects of an array; elements that are not objects are skipped. A single object is
     /// read as a one-element array (some serializers collapse one-element lists).
-    func objects(_ name: String) -> [FlickrObject] {
-        let key = FlickrKey(name)
-        if var array = try? nestedUnkeyedContainer(forKey: key) {
-            var result: [FlickrObject] = []
-            while !array.isAtEnd {
-                if let element = try? array.nestedContainer(keyedBy: FlickrKey.self) {
-                    result.append(element)
-                } else if (try? array.decode(Skip.self)) == nil {
-                    break
-                }
-            }
-            return result
-        }
-        return object(name).map { [$0] } ?? []
-    }
-}
+    func objects(_ name: String) -> [FlickrObject] { value[name].map(Self.objects) ?? [] }
 
-/// Consumes one array element of any type.
-private struct Skip: Decodable {
-    init(from decoder: any Decoder) throws {}
+    static func string(_ value: JSONValue) -> String? {
+        switch value.kind {
+        case .string:
+            return value.string
+        case .number:
+            if let number = value.integer { return String(number) }
+            if let number = value.double, number.isFinite {
+                return number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+            }
+            return nil
+        case .true: return "1"
+        case .false: return "0"
+        default: return nil
+        }
+    }
+
+    static func int(_ value: JSONValue) -> Int? {
+        switch value.kind {
+        case .number:
+            if let number = value.integer { return number }
+            guard let number = value.double, number.isFinite else { return nil }
+            return Int(exactly: number.rounded(.towardZero))
+        case .string:
+            return value.string.flatMap(flickrInt)
+        default:
+            return nil
+        }
+    }
+
+    static func content(_ value: JSONValue) -> String? {
+        string(value) ?? FlickrObject(value)?.string("_content")
+    }
+
+    static func objects(_ value: JSONValue) -> [FlickrObject] {
+        switch value.kind {
+        case .array: return value.elements.compactMap(FlickrObject.init)
+        case .object: return FlickrObject(value).map { [$0] } ?? []
+        default: return []
+        }
+    }
 }
 
 /// `"12"` -> 12, `"12.0"` -> 12, anything else nil.
@@ -88,14 +80,23 @@ func flickrInt(_ text: String) -> Int? {
     return nil
 }
 
+/// Why a response could not be read, for ``FlickrProvider/reason(_:)``.
+enum FlickrDecodingError: Error {
+    /// The top-level value is not an object.
+    case notAnObject
+    /// The object lacks the member every answer of this method has.
+    case missing(String)
+}
+
 /// `{"stat":"fail","code":N,"message":"..."}`, or the `stat` of any response.
-struct FlickrStatus: Decodable {
+struct FlickrStatus {
     var stat: String?
     var code: Int?
     var message: String?
 
-    init(from decoder: any Decoder) throws {
-        let object = try decoder.container(keyedBy: FlickrKey.self)
+    /// Nil when the response is not an object.
+    init?(_ document: JSONDocument) {
+        guard let object = FlickrObject(document.root) else { return nil }
         stat = object.string("stat")
         code = object.int("code")
         message = object.string("message")
@@ -121,45 +122,131 @@ struct FlickrPhotoRecord {
     var media: String?
     var pathAlias: String?
     /// `url_X` with `width_X`/`height_X`, by suffix letter (q, m, z, l, o).
-    var urls: [String: (url: String, width: Int?, height: Int?)] = [:]
+    var urls = SizeURLs()
 
+    /// The url_* suffixes read, in the order of ``SizeURLs``.
+    static let sizes = ["sq", "q", "t", "s", "n", "w", "m", "z", "c", "l", "h", "k", "o"]
+
+    /// The url_* extras of one record, one slot per suffix of ``FlickrPhotoRecord/sizes``.
+    struct SizeURLs {
+        typealias Size = (url: String, width: Int?, height: Int?)
+        private var slots = [Size?](repeating: nil, count: FlickrPhotoRecord.sizes.count)
+
+        init() {}
+
+        subscript(suffix: String) -> Size? {
+            get { FlickrPhotoRecord.sizes.firstIndex(of: suffix).flatMap { slots[$0] } }
+            set { if let index = FlickrPhotoRecord.sizes.firstIndex(of: suffix) { slots[index] = newValue } }
+        }
+
+        subscript(slot index: Int) -> Size? {
+            get { slots[index] }
+            set { slots[index] = newValue }
+        }
+
+        var count: Int { slots.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
+    }
+
+    init() {}
+
+    /// The member names read, by length: field codes below 100 are ``Field`` cases; 100 + i,
+    /// 200 + i and 300 + i are `url_`, `width_` and `height_` of ``sizes``[i].
+    private static let names: [[(name: [UInt8], code: Int)]] = {
+        var all: [(String, Int)] = Field.allCases.map { ($0.name, $0.rawValue) }
+        for (index, size) in sizes.enumerated() {
+            all += [("url_" + size, 100 + index), ("width_" + size, 200 + index), ("height_" + size, 300 + index)]
+        }
+        var table = [[(name: [UInt8], code: Int)]](repeating: [], count: (all.map(\.0.utf8.count).max() ?? 0) + 1)
+        for (name, code) in all { table[name.utf8.count].append((Array(name.utf8), code)) }
+        return table
+    }()
+
+    private enum Field: Int, CaseIterable {
+        case id, owner, ownerName, secret, server, title, description, dateUpload, dateTaken, tags, license, views, media, pathAlias
+
+        /// The member name (written out: `String(describing:)` of a case costs a conformance
+        /// scan of the whole binary).
+        var name: String {
+            switch self {
+            case .id: return "id"
+            case .owner: return "owner"
+            case .ownerName: return "ownername"
+            case .secret: return "secret"
+            case .server: return "server"
+            case .title: return "title"
+            case .description: return "description"
+            case .dateUpload: return "dateupload"
+            case .dateTaken: return "datetaken"
+            case .tags: return "tags"
+            case .license: return "license"
+            case .views: return "views"
+            case .media: return "media"
+            case .pathAlias: return "pathalias"
+            }
+        }
+    }
+
+    /// The code of a member name (see ``names``), nil for a name photos does not read.
+    private static func code(_ name: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard name.count < names.count else { return nil }
+        for candidate in names[name.count] where candidate.name.elementsEqual(name) {
+            return candidate.code
+        }
+        return nil
+    }
+
+    /// Reads the fields in one pass over the object's members (a later member of the same
+    /// name replaces an earlier one, as JSONDecoder reads them).
     init(_ object: FlickrObject) {
-        id = object.string("id")
-        owner = object.string("owner")
-        ownerName = object.string("ownername")
-        secret = object.string("secret")
-        server = object.string("server")
-        title = object.content("title")
-        description = object.content("description")
-        dateUpload = object.string("dateupload")
-        dateTaken = object.string("datetaken")
-        tags = object.string("tags")
-        license = object.string("license")
-        views = object.string("views")
-        media = object.string("media")
-        pathAlias = object.string("pathalias")
-        for size in ["sq", "q", "t", "s", "n", "w", "m", "z", "c", "l", "h", "k", "o"] {
-            if let url = object.string("url_\(size)") {
-                urls[size] = (url, object.int("width_\(size)"), object.int("height_\(size)"))
+        var url = [JSONValue?](repeating: nil, count: Self.sizes.count)
+        var width = url
+        var height = url
+        for (key, value) in object.value.members {
+            guard let code = key.withUTF8(Self.code) else { continue }
+            switch code {
+            case 100..<200: url[code - 100] = value
+            case 200..<300: width[code - 200] = value
+            case 300...: height[code - 300] = value
+            default:
+                switch Field(rawValue: code) {
+                case .id: id = FlickrObject.string(value)
+                case .owner: owner = FlickrObject.string(value)
+                case .ownerName: ownerName = FlickrObject.string(value)
+                case .secret: secret = FlickrObject.string(value)
+                case .server: server = FlickrObject.string(value)
+                case .title: title = FlickrObject.content(value)
+                case .description: description = FlickrObject.content(value)
+                case .dateUpload: dateUpload = FlickrObject.string(value)
+                case .dateTaken: dateTaken = FlickrObject.string(value)
+                case .tags: tags = FlickrObject.string(value)
+                case .license: license = FlickrObject.string(value)
+                case .views: views = FlickrObject.string(value)
+                case .media: media = FlickrObject.string(value)
+                case .pathAlias: pathAlias = FlickrObject.string(value)
+                case nil: break
+                }
+            }
+        }
+        for index in 0..<Self.sizes.count {
+            if let text = url[index].flatMap(FlickrObject.string) {
+                urls[slot: index] = (text, width[index].flatMap(FlickrObject.int), height[index].flatMap(FlickrObject.int))
             }
         }
     }
 }
 
 /// `{"photos":{"page","pages","perpage","total","photo":[...]},"stat":"ok"}`.
-struct FlickrPhotoList: Decodable {
+struct FlickrPhotoList {
     var page: Int?
     var pages: Int?
     var perPage: Int?
     var total: Int?
     var photos: [FlickrPhotoRecord]
 
-    init(from decoder: any Decoder) throws {
-        let root = try decoder.container(keyedBy: FlickrKey.self)
-        guard let list = root.object("photos") else {
-            throw DecodingError.keyNotFound(
-                FlickrKey("photos"), .init(codingPath: [], debugDescription: "no 'photos' object"))
-        }
+    /// - Throws: ``FlickrDecodingError`` when the response is not a photo list.
+    init(_ document: JSONDocument) throws {
+        guard let root = FlickrObject(document.root) else { throw FlickrDecodingError.notAnObject }
+        guard let list = root.object("photos") else { throw FlickrDecodingError.missing("photos") }
         page = list.int("page")
         pages = list.int("pages")
         perPage = list.int("perpage") ?? list.int("per_page")
@@ -169,7 +256,7 @@ struct FlickrPhotoList: Decodable {
 }
 
 /// flickr.photos.getInfo: `{"photo":{...},"stat":"ok"}`.
-struct FlickrInfo: Decodable {
+struct FlickrInfo {
     var id: String?
     var secret: String?
     var server: String?
@@ -188,11 +275,10 @@ struct FlickrInfo: Decodable {
     var tags: [String] = []
     var photoPageURL: String?
 
-    init(from decoder: any Decoder) throws {
-        let root = try decoder.container(keyedBy: FlickrKey.self)
-        guard let photo = root.object("photo") else {
-            throw DecodingError.keyNotFound(FlickrKey("photo"), .init(codingPath: [], debugDescription: "no 'photo' object"))
-        }
+    /// - Throws: ``FlickrDecodingError`` when the response is not a photo.
+    init(_ document: JSONDocument) throws {
+        guard let root = FlickrObject(document.root) else { throw FlickrDecodingError.notAnObject }
+        guard let photo = root.object("photo") else { throw FlickrDecodingError.missing("photo") }
         id = photo.string("id")
         secret = photo.string("secret")
         server = photo.string("server")
@@ -229,7 +315,7 @@ struct FlickrInfo: Decodable {
 }
 
 /// flickr.photos.getSizes: `{"sizes":{"size":[{"label","width","height","source","url","media"}]},"stat":"ok"}`.
-struct FlickrSizes: Decodable {
+struct FlickrSizes {
     struct Size {
         var label: String
         var width: Int?
@@ -239,11 +325,10 @@ struct FlickrSizes: Decodable {
 
     var sizes: [Size]
 
-    init(from decoder: any Decoder) throws {
-        let root = try decoder.container(keyedBy: FlickrKey.self)
-        guard let list = root.object("sizes") else {
-            throw DecodingError.keyNotFound(FlickrKey("sizes"), .init(codingPath: [], debugDescription: "no 'sizes' object"))
-        }
+    /// - Throws: ``FlickrDecodingError`` when the response is not a size list.
+    init(_ document: JSONDocument) throws {
+        guard let root = FlickrObject(document.root) else { throw FlickrDecodingError.notAnObject }
+        guard let list = root.object("sizes") else { throw FlickrDecodingError.missing("sizes") }
         sizes = list.objects("size").compactMap { size in
             guard let source = size.string("source") else { return nil }
             return Size(label: size.string("label") ?? "", width: size.int("width"), height: size.int("height"), source: source)

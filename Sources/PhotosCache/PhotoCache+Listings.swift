@@ -219,7 +219,7 @@ extension PhotoCache {
             let insertLink = try db.cachedStatement(sql: "INSERT OR REPLACE INTO listing_photo (listing_id, position, photo_id) VALUES (?, ?, ?)")
             for (position, photo) in page.photos.enumerated() {
                 let sizes = Self.encodeSizes(photo.sizes)
-                let tags = photo.tags.isEmpty ? nil : (try? JSONEncoder().encode(photo.tags)).map { String(decoding: $0, as: UTF8.self) }
+                let tags = photo.tags.isEmpty ? nil : Self.encodeTags(photo.tags)
                 try insertPhoto.execute(arguments: [
                     photo.id.description, photo.id.provider, photo.id.raw, photo.title, photo.owner, photo.thumbnailURL, photo.imageURL,
                     photo.width, photo.height, photo.pageURL, photo.takenAt?.timeIntervalSince1970,
@@ -244,10 +244,7 @@ extension PhotoCache {
         guard let provider: String = row.value("provider"), let raw: String = row.value("raw"), !provider.isEmpty, !raw.isEmpty else {
             return nil
         }
-        var tags: [String] = []
-        if let text: String = row.value("tags"), let decoded = try? JSONDecoder().decode([String].self, from: Data(text.utf8)) {
-            tags = decoded
-        }
+        let tags = (row.value("tags") as String?).map(Self.decodeTags) ?? []
         let sizes = (row.value("sizes") as String?).map(Self.decodeSizes) ?? []
         let taken: Double? = row.value("taken_at")
         let uploaded: Double? = row.value("uploaded_at")
@@ -263,21 +260,46 @@ extension PhotoCache {
     /// JSON). Sizes whose label or URL hold a separator are left out; nil for no sizes.
     static func encodeSizes(_ sizes: [PhotoSize]) -> String? {
         let records = sizes.compactMap { size -> String? in
-            guard !size.label.contains(where: Self.isSeparator), !size.url.contains(where: Self.isSeparator) else { return nil }
+            guard !size.label.utf8.contains(where: { $0 == 0x1E || $0 == 0x1F }),
+                !size.url.utf8.contains(where: { $0 == 0x1E || $0 == 0x1F })
+            else { return nil }
             return "\(size.width.map(String.init) ?? "")\u{1F}\(size.height.map(String.init) ?? "")\u{1F}\(size.label)\u{1F}\(size.url)"
         }
         return records.isEmpty ? nil : records.joined(separator: "\u{1E}")
     }
 
     static func decodeSizes(_ text: String) -> [PhotoSize] {
-        text.split(separator: "\u{1E}").compactMap { record in
-            let fields = record.split(separator: "\u{1F}", maxSplits: 3, omittingEmptySubsequences: false)
+        // Split on the separator bytes (never part of another character's UTF-8), not on
+        // Characters: this runs for every size of every cached photo.
+        text.utf8.split(separator: 0x1E).compactMap { record in
+            let fields = record.split(separator: 0x1F, maxSplits: 3, omittingEmptySubsequences: false)
             guard fields.count == 4, !fields[3].isEmpty else { return nil }
-            return PhotoSize(label: String(fields[2]), width: Int(fields[0]), height: Int(fields[1]), url: String(fields[3]))
+            return PhotoSize(
+                label: String(decoding: fields[2], as: UTF8.self), width: Int(String(decoding: fields[0], as: UTF8.self)),
+                height: Int(String(decoding: fields[1], as: UTF8.self)), url: String(decoding: fields[3], as: UTF8.self))
         }
     }
 
-    private static func isSeparator(_ character: Character) -> Bool { character == "\u{1E}" || character == "\u{1F}" }
+    /// The `tags` column: a JSON array of strings.
+    static func encodeTags(_ tags: [String]) -> String {
+        var text = "["
+        for (index, tag) in tags.enumerated() {
+            if index > 0 { text += "," }
+            JSONText.appendQuoted(tag, to: &text)
+        }
+        return text + "]"
+    }
+
+    /// The tags of a `tags` column; none when it is not an array of strings (never trust the disk).
+    static func decodeTags(_ text: String) -> [String] {
+        guard let document = try? JSONDocument(parsing: Data(text.utf8)), document.root.kind == .array else { return [] }
+        var tags: [String] = []
+        for element in document.root.elements {
+            guard let tag = element.string else { return [] }
+            tags.append(tag)
+        }
+        return tags
+    }
 
     /// A photo known from a cached listing (for `show --offline`).
     /// - Throws: nothing useful to the caller: a broken index reads as "not cached".

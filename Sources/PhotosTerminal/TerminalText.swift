@@ -6,6 +6,11 @@
 /// single spaces. Zero-width joiners stay, so emoji sequences survive.
 public enum TerminalText {
     public static func sanitize(_ text: String) -> String {
+        sanitizeASCII(text) ?? sanitizeScalars(text)
+    }
+
+    /// `sanitize` scalar by scalar, for any text.
+    static func sanitizeScalars(_ text: String) -> String {
         var result = String.UnicodeScalarView()
         var lastWasSpace = false
         for scalar in text.unicodeScalars {
@@ -28,6 +33,54 @@ public enum TerminalText {
         return String(result).trimmingSpaces()
     }
 
+    /// `sanitize` for text that is all ASCII (most titles, ids and names), byte by byte: the
+    /// text itself when nothing changes. Nil for text with other characters.
+    static func sanitizeASCII(_ text: String) -> String? {
+        enum Outcome {
+            case notASCII, unchanged, changed(String)
+        }
+        var copy = text
+        let outcome = copy.withUTF8 { bytes -> Outcome in
+            var clean = true
+            var previous: UInt8 = 0x20
+            for byte in bytes {
+                if byte >= 0x80 { return .notASCII }
+                if byte < 0x20 || byte == 0x7F || (byte == 0x20 && previous == 0x20) { clean = false }
+                previous = byte
+            }
+            if clean && previous != 0x20 { return .unchanged }
+            if clean && bytes.isEmpty { return .changed("") }
+            var result: [UInt8] = []
+            result.reserveCapacity(bytes.count)
+            var lastWasSpace = false
+            for byte in bytes {
+                switch byte {
+                case 0x20, 0x0A, 0x0D, 0x09:
+                    if !lastWasSpace { result.append(0x20) }
+                    lastWasSpace = true
+                case 0x00..<0x20, 0x7F:
+                    continue
+                default:
+                    result.append(byte)
+                    lastWasSpace = false
+                }
+            }
+            let start = result.firstIndex { $0 != 0x20 } ?? result.endIndex
+            let end = (result.lastIndex { $0 != 0x20 }).map { $0 + 1 } ?? start
+            return .changed(String(decoding: result[start..<max(start, end)], as: UTF8.self))
+        }
+        switch outcome {
+        case .notASCII: return nil
+        case .unchanged: return text
+        case .changed(let result): return result
+        }
+    }
+
+    /// Whether every byte is printable ASCII (one column each).
+    static func isPrintableASCII(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    }
+
     /// Sanitises `text` and truncates it to `width` terminal columns, ending with `…` when cut.
     public static func fit(_ text: String, width: Int) -> String {
         truncate(sanitize(text), width: width)
@@ -36,6 +89,9 @@ public enum TerminalText {
     /// Truncates already-safe text to `width` columns.
     public static func truncate(_ text: String, width: Int) -> String {
         guard width > 0 else { return "" }
+        if isPrintableASCII(text) {
+            return text.utf8.count <= width ? text : String(decoding: text.utf8.prefix(width - 1), as: UTF8.self) + "…"
+        }
         if displayWidth(text) <= width { return text }
         var result = ""
         var used = 0
@@ -56,7 +112,8 @@ public enum TerminalText {
 
     /// Columns `text` takes in a terminal.
     public static func displayWidth(_ text: String) -> Int {
-        text.reduce(0) { $0 + displayWidth($1) }
+        if isPrintableASCII(text) { return text.utf8.count }
+        return text.reduce(0) { $0 + displayWidth($1) }
     }
 
     /// Columns one grapheme takes: 2 for wide (East Asian, emoji), 0 for lone marks, else 1.

@@ -13,6 +13,7 @@ extension PhotosCommand {
     /// `photos browse`: the grid, full screen, with infinite scroll.
     struct Browse: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "browse",
             abstract: "Browse photos full screen: a grid of thumbnails that loads more as you scroll.",
             discussion: """
                 Takes the whole terminal (its alternate screen, so your scrollback stays as it \

@@ -33,6 +33,7 @@ extension PhotosCommand {
 
         struct Stats: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "stats",
                 abstract: "Entries, bytes, hit rate of the last runs and the oldest entry.")
 
             @Option(help: ArgumentHelp("Output format: table or json.", valueName: "format"))
@@ -76,6 +77,7 @@ extension PhotosCommand {
 
         struct Clear: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "clear",
                 abstract: "Remove everything cached, or only one provider's listings and images.")
 
             @Option(
@@ -99,6 +101,7 @@ extension PhotosCommand {
 
         struct Prune: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "prune",
                 abstract: "Evict now: down to 90% of the size cap, and remove orphaned temp files.")
 
             func run() async throws {
@@ -113,7 +116,7 @@ extension PhotosCommand {
         }
 
         struct Path: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Print the cache folder.")
+            static let configuration = CommandConfiguration(commandName: "path", abstract: "Print the cache folder.")
 
             func run() async throws {
                 try await CommandRuntime.run { environment in

@@ -6,6 +6,7 @@ extension PhotosCommand {
     /// `photos config`: where settings come from, and a starting config file.
     struct Config: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "config",
             abstract: "Show the effective settings and where each comes from, or write a config file.",
             discussion: """
                 Every setting can be given in the environment or in the config file (TOML); the \
@@ -24,6 +25,7 @@ extension PhotosCommand {
         /// `photos config show`.
         struct Show: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "show",
                 abstract: "Show the effective value of every setting and where it comes from.",
                 discussion: """
                     SOURCE is "environment" (and the variable), "file" (and the file and line) \
@@ -56,6 +58,7 @@ extension PhotosCommand {
         /// `photos config path`.
         struct Path: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "path",
                 abstract: "Print the path of the config file photos reads (PHOTOS_CONFIG, else $XDG_CONFIG_HOME/photos/config.toml).")
 
             func run() async throws {
@@ -68,6 +71,7 @@ extension PhotosCommand {
         /// `photos config init`.
         struct Init: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "init",
                 abstract: "Write a commented template of every setting to the config file; never overwrites one.",
                 discussion: "Every setting is commented out: remove the # before a line to set it.")
 

@@ -6,6 +6,7 @@ extension PhotosCommand {
     /// `photos list`: one page (or several) of photos from one provider or all of them.
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List or search photos from one provider or all of them.",
             discussion: """
                 Without --provider, photos asks every provider that is ready and serves real \

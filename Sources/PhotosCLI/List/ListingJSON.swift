@@ -1,3 +1,5 @@
+import PhotosCore
+
 /// `list --format json`: DESIGN.md's listing object, plus a per-provider summary.
 struct ListingJSON: Encodable {
     struct ProviderSummary: Encodable {
@@ -54,5 +56,56 @@ struct ListingJSON: Encodable {
         try container.encode(providers, forKey: .providers)
         try container.encode(cached, forKey: .cached)
         try container.encode(ageSeconds, forKey: .ageSeconds)
+    }
+}
+
+extension ListingJSON {
+    /// The document as `JSONOutput.encode(self, pretty:)` writes it, photos by ``PhotoJSON/write(to:)``.
+    func write(to json: inout JSONText) {
+        json.beginObject()
+        json.key("age_seconds")
+        json.int(ageSeconds)
+        json.key("cached")
+        json.bool(cached)
+        json.key("has_more")
+        json.bool(hasMore)
+        json.key("page")
+        json.int(page)
+        json.key("per_page")
+        json.int(perPage)
+        json.key("photos")
+        json.beginArray()
+        for photo in photos {
+            json.element()
+            photo.write(to: &json)
+        }
+        json.endArray()
+        json.key("providers")
+        json.beginArray()
+        for provider in providers {
+            json.element()
+            json.beginObject()
+            json.key("age_seconds")
+            json.int(provider.ageSeconds)
+            json.key("cached")
+            json.bool(provider.cached)
+            json.key("count")
+            json.int(provider.count)
+            json.key("first_page")
+            json.int(provider.firstPage)
+            json.key("has_more")
+            json.bool(provider.hasMore)
+            json.key("last_page")
+            json.int(provider.lastPage)
+            json.key("name")
+            json.string(provider.name)
+            json.key("total")
+            json.int(provider.total)
+            json.endObject()
+        }
+        json.endArray()
+        json.key("total")
+        json.int(total)
+        json.endObject()
     }
 }

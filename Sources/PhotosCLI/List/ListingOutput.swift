@@ -21,11 +21,18 @@ extension Listing {
                 },
                 cached: !listings.isEmpty && listings.allSatisfy(\.cached),
                 ageSeconds: Int(listings.map(\.age).max() ?? 0))
-            try Output.write(try JSONOutput.encode(document, pretty: true) + "\n")
+            var json = JSONText(pretty: true, capacity: 600 * photos.count + 1024)
+            document.write(to: &json)
+            json.raw("\n")
+            try Output.write(bytes: json.bytes)
         case .jsonl:
-            var text = ""
-            for photo in photos { text += try JSONOutput.encode(PhotoJSON(photo: photo, thumbnailPath: path(photo), thumbnailSynthesized: thumbnails.isSynthesized(photo)), pretty: false) + "\n" }
-            try Output.write(text)
+            // One buffer, one write: every line at once.
+            var json = JSONText(pretty: false, capacity: 500 * photos.count)
+            for photo in photos {
+                PhotoJSON(photo: photo, thumbnailPath: path(photo), thumbnailSynthesized: thumbnails.isSynthesized(photo)).write(to: &json)
+                json.raw("\n")
+            }
+            try Output.write(bytes: json.bytes)
         case .grid where !photos.isEmpty:
             let graphics = environment.graphics(request.graphics)
             guard graphics.mode != .none else { fallthrough }  // not a terminal: the plain table

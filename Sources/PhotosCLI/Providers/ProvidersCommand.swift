@@ -8,6 +8,7 @@ extension PhotosCommand {
     /// `photos providers`: every provider, what it needs, and whether it is ready.
     struct Providers: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "providers",
             abstract: "Show every provider, what it needs, and whether it is ready to use.",
             discussion: """
                 A provider is ready when every setting it needs is set (in the environment or \

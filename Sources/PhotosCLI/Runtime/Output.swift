@@ -48,7 +48,13 @@ enum Output {
     /// - Throws: `OutputError`: the command then winds down as after any error (the cache
     ///   records what was done, the transport stops) before photos exits.
     static func write(_ text: String) throws {
-        if let error = writeAll(text, to: STDOUT_FILENO) {
+        try write(bytes: Array(text.utf8))
+    }
+
+    /// Writes UTF-8 bytes to stdout.
+    /// - Throws: `OutputError`, as ``write(_:)``.
+    static func write(bytes: [UInt8]) throws {
+        if let error = writeAll(bytes: bytes, to: STDOUT_FILENO) {
             throw error == EPIPE ? OutputError.readerGone : OutputError.failed(String(cString: strerror(error)))
         }
     }
@@ -57,8 +63,12 @@ enum Output {
     /// failed write, nil when everything was written.
     @discardableResult
     static func writeAll(_ text: String, to descriptor: Int32) -> Int32? {
-        var bytes = Array(text.utf8)
-        return bytes.withUnsafeMutableBytes { buffer -> Int32? in
+        writeAll(bytes: Array(text.utf8), to: descriptor)
+    }
+
+    @discardableResult
+    static func writeAll(bytes: [UInt8], to descriptor: Int32) -> Int32? {
+        bytes.withUnsafeBytes { buffer -> Int32? in
             guard var pointer = buffer.baseAddress else { return nil }
             var remaining = buffer.count
             while remaining > 0 {

@@ -8,6 +8,7 @@ extension PhotosCommand {
     /// `photos save`: full images of photos named by id, read from stdin, or of a listing.
     struct Save: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "save",
             abstract: "Download full images: of photos by id, from stdin, or of a whole search.",
             discussion: """
                 Photos come from ids (provider:id), from - (ids or `photos list --format jsonl` \

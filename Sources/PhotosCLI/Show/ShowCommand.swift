@@ -10,6 +10,7 @@ extension PhotosCommand {
     /// `photos show ID`: every detail of one photo; `--open` fetches the full image and opens it.
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show every detail of one photo, optionally opening the full image.",
             discussion: """
                 ID is provider:id, as `photos list` prints it.

@@ -1,0 +1,175 @@
+/// JSON written by hand, byte for byte as photos' `JSONEncoder` set-up writes it (sorted keys,
+/// unescaped slashes, `prettyPrinted` with two-space indents and `" : "`), with the invisible
+/// characters escaped that JSONEncoder leaves raw: DEL, C1 controls, format characters (bidi
+/// controls, zero-width characters, tags) and line and paragraph separators become `\uXXXX`.
+///
+/// For output that is printed per photo (listings of hundreds): encoding through `Encodable`
+/// costs several times more. The caller writes the keys of each object in sorted order.
+public struct JSONText {
+    /// The text so far, UTF-8.
+    public private(set) var bytes: [UInt8] = []
+    /// Whether objects and arrays span lines (JSONEncoder's `.prettyPrinted`).
+    public let pretty: Bool
+    private var depth = 0
+    /// Whether the current object or array has had a member (a `,` is due before the next).
+    private var hasMembers: [Bool] = []
+
+    public init(pretty: Bool, capacity: Int = 0) {
+        self.pretty = pretty
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// The text as a string.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    // MARK: Structure
+
+    public mutating func beginObject() { open(UInt8(ascii: "{")) }
+    public mutating func endObject() { close(UInt8(ascii: "}")) }
+    public mutating func beginArray() { open(UInt8(ascii: "[")) }
+    public mutating func endArray() { close(UInt8(ascii: "]")) }
+
+    /// A member name (objects) with its separator; the value follows.
+    public mutating func key(_ name: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+        if pretty {
+            bytes.append(contentsOf: [0x20, UInt8(ascii: ":"), 0x20])
+        } else {
+            bytes.append(UInt8(ascii: ":"))
+        }
+        markValueStarted()
+    }
+
+    /// Before an array element.
+    public mutating func element() {
+        separate()
+        markValueStarted()
+    }
+
+    // MARK: Values
+
+    public mutating func string(_ value: String) { Self.appendQuoted(value, to: &bytes) }
+    public mutating func string(_ value: String?) { if let value { string(value) } else { null() } }
+    public mutating func int(_ value: Int) { bytes.append(contentsOf: String(value).utf8) }
+    public mutating func int(_ value: Int?) { if let value { int(value) } else { null() } }
+    public mutating func bool(_ value: Bool) { bytes.append(contentsOf: (value ? "true" : "false").utf8) }
+    public mutating func null() { bytes.append(contentsOf: "null".utf8) }
+    public mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+    /// An array of strings.
+    public mutating func strings(_ values: [String]) {
+        beginArray()
+        for value in values {
+            element()
+            string(value)
+        }
+        endArray()
+    }
+
+    // MARK: Layout
+
+    private mutating func open(_ bracket: UInt8) {
+        bytes.append(bracket)
+        depth += 1
+        hasMembers.append(false)
+    }
+
+    private mutating func close(_ bracket: UInt8) {
+        let had = hasMembers.popLast() ?? false
+        depth -= 1
+        if pretty {
+            // JSONEncoder leaves an empty line inside an empty container.
+            if !had { bytes.append(0x0A) }
+            newline()
+        }
+        bytes.append(bracket)
+    }
+
+    private mutating func separate() {
+        if hasMembers.last == true { bytes.append(UInt8(ascii: ",")) }
+        if pretty { newline() }
+    }
+
+    private mutating func markValueStarted() {
+        if !hasMembers.isEmpty { hasMembers[hasMembers.count - 1] = true }
+    }
+
+    private mutating func newline() {
+        bytes.append(0x0A)
+        bytes.append(contentsOf: repeatElement(0x20, count: 2 * depth))
+    }
+
+    // MARK: Strings
+
+    /// `value` as a JSON string literal, appended to `text`.
+    public static func appendQuoted(_ value: String, to text: inout String) {
+        var bytes: [UInt8] = []
+        appendQuoted(value, to: &bytes)
+        text += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `value` as a JSON string literal (UTF-8), appended to `bytes`.
+    public static func appendQuoted(_ value: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        let start = bytes.count
+        var value = value
+        let ascii = value.withUTF8 { utf8 -> Bool in
+            var plainFrom = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                if byte >= 0x80 { return false }
+                guard byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plainFrom..<index]))
+                appendEscaped(UInt32(byte), to: &bytes)
+                plainFrom = index + 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plainFrom...]))
+            return true
+        }
+        if !ascii {
+            // Start again scalar by scalar: the ASCII pass may have copied part of it.
+            bytes.removeSubrange(start...)
+            for scalar in value.unicodeScalars {
+                if needsEscape(scalar) {
+                    appendEscaped(scalar.value, to: &bytes)
+                } else {
+                    bytes.append(contentsOf: String(scalar).utf8)
+                }
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        if value < 0x20 || value == 0x22 || value == 0x5C { return true }
+        if value < 0x7F { return false }
+        if value <= 0x9F { return true }
+        switch scalar.properties.generalCategory {
+        case .format, .lineSeparator, .paragraphSeparator: return true
+        default: return false
+        }
+    }
+
+    private static func appendEscaped(_ value: UInt32, to bytes: inout [UInt8]) {
+        switch value {
+        case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
+        case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
+        case 0x08: bytes.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+        case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+        case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+        case 0x0C: bytes.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+        case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+        default:
+            guard let scalar = Unicode.Scalar(value) else { return }
+            for unit in String(scalar).utf16 {
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [0x5C, UInt8(ascii: "u")])
+                for shift in stride(from: 12, through: 0, by: -4) { bytes.append(hex[Int((unit >> UInt16(shift)) & 0xF)]) }
+            }
+        }
+    }
+}

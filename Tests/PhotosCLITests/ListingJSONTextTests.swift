@@ -1,0 +1,62 @@
+import Foundation
+import PhotosCore
+import Testing
+
+@testable import PhotosCLI
+
+/// `list --format json` and `jsonl`, written by hand (JSONText), are byte for byte what
+/// JSONOutput.encode made of the same values through JSONEncoder.
+struct ListingJSONTextTests {
+    static let hostile = [
+        "", "plain", "quote \" backslash \\ slash / url https://x.test/a?b=c&d",
+        "controls \u{0}\u{1}\u{8}\u{9}\u{A}\u{B}\u{C}\u{D}\u{1B}[31m\u{1F} end", "del \u{7F} c1 \u{80}\u{9F} nbsp \u{A0}",
+        "bidi \u{202E}evil\u{202C} isolate \u{2066}x\u{2069} zwj \u{200D} zwsp \u{200B} bom \u{FEFF}",
+        "lines \u{2028} \u{2029} tag \u{E0041}", "é 中文 日本 🐕‍🦺 👍🏽 flag 🇫🇷", "soft\u{AD}hyphen",
+    ]
+
+    static func photos() -> [Photo] {
+        var photos: [Photo] = []
+        for (index, text) in hostile.enumerated() {
+            photos.append(
+                Photo(
+                    id: PhotoID(provider: "flickr", raw: String(index + 1)), title: text, owner: index % 3 == 0 ? nil : text,
+                    thumbnailURL: index % 2 == 0 ? "https://x.test/\(index)_q.jpg" : nil, imageURL: index % 4 == 1 ? nil : text,
+                    width: index % 2 == 0 ? 1024 * index : nil, height: index % 3 == 0 ? nil : -index,
+                    pageURL: index % 5 == 0 ? nil : "https://www.flickr.com/photos/x/\(index)/",
+                    takenAt: index % 2 == 0 ? Date(timeIntervalSince1970: 1_700_000_000 + Double(index)) : nil,
+                    uploadedAt: index % 3 == 1 ? Date(timeIntervalSince1970: Double(index) * 1e8) : nil,
+                    tags: index % 3 == 2 ? [] : [text, "dog", ""]))
+        }
+        return photos
+    }
+
+    @Test func jsonLinesAreWhatJSONEncoderWrote() throws {
+        for (index, photo) in Self.photos().enumerated() {
+            let value = PhotoJSON(
+                photo: photo, thumbnailPath: index % 2 == 0 ? "/cache/images/\(index).jpg" : nil, thumbnailSynthesized: index == 3)
+            var json = JSONText(pretty: false)
+            value.write(to: &json)
+            #expect(json.text == (try JSONOutput.encode(value, pretty: false)), "photo \(index)")
+        }
+    }
+
+    @Test func theListingDocumentIsWhatJSONEncoderWrote() throws {
+        for photos in [Self.photos(), []] {
+            let document = ListingJSON(
+                page: 2, perPage: 30, total: photos.isEmpty ? nil : 12345, hasMore: true,
+                photos: photos.map { PhotoJSON(photo: $0, thumbnailPath: $0.thumbnailURL.map { "/c/\($0.count)" }) },
+                providers: [
+                    .init(name: "flickr", firstPage: 2, lastPage: 3, total: nil, hasMore: true, count: 9, cached: false, ageSeconds: 0),
+                    .init(name: "nasa \u{202E}", firstPage: 1, lastPage: 1, total: 4, hasMore: false, count: 4, cached: true, ageSeconds: 61),
+                ],
+                cached: false, ageSeconds: 61)
+            var json = JSONText(pretty: true)
+            document.write(to: &json)
+            #expect(json.text == (try JSONOutput.encode(document, pretty: true)))
+        }
+        let empty = ListingJSON(page: 1, perPage: 1, total: 0, hasMore: false, photos: [], providers: [], cached: true, ageSeconds: 0)
+        var json = JSONText(pretty: true)
+        empty.write(to: &json)
+        #expect(json.text == (try JSONOutput.encode(empty, pretty: true)))
+    }
+}
