@@ -16,9 +16,11 @@ struct PhotoColumnsTests {
             let old = String(decoding: try JSONEncoder().encode(tags), as: UTF8.self)
             #expect(PhotoCache.decodeTags(old) == tags)
         }
-        for broken in ["", "[", "{}", "[1]", "[\"a\",null]", "\"a\"", "[\"a\"] x", "[\"\\ud800\"]"] {
+        for broken in ["", "[", "{}", "[1]", "[\"a\",null]", "\"a\"", "[\"a\"] x"] {
             #expect(PhotoCache.decodeTags(broken) == [], "\(broken)")
         }
+        // A lone surrogate is read as U+FFFD, as in any other JSON text photos reads.
+        #expect(PhotoCache.decodeTags("[\"\\ud800\"]") == ["\u{FFFD}"])
     }
 
     @Test func sizesRoundTripByBytes() {
