@@ -33,6 +33,21 @@ import Testing
         }
     }
 
+    /// A table header whose name does not start like a key made the TOML parser (toml++ inside
+    /// TOMLKit) abort on an assertion; found by the config fuzz target. It is a line error.
+    @Test(arguments: ["[= \"flickr\"]", "[.a]", "[[ =]]", "[\n", "[ ", "[\u{8}cache]"])
+    func aTableHeaderWithoutANameIsALineError(text: String) {
+        do {
+            _ = try ConfigFile.parse("[ok]\n\(text)")
+            Issue.record("accepted \(String(reflecting: text))")
+        } catch let error as ConfigFile.ParseError {
+            #expect(error.line == 2, "\(error)")
+            #expect(error.reason.contains("table name"), "\(error)")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
     @Test func environmentWinsOverTheConfigFile() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photos-config-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

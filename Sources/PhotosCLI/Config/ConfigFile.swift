@@ -51,13 +51,17 @@ struct ConfigFile: Equatable {
     }
 
     static func parse(_ text: String, path: String = "config", schema: ConfigSchema? = nil) throws -> ConfigFile {
+        let locations = TOMLKeyLines(text)
+        if let line = locations.headerWithoutName {
+            throw ParseError(path: path, line: line, reason: "expected a table name after '['")
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
         } catch let error as TOMLParseError {
             throw ParseError(path: path, line: error.source.begin.line, reason: error.description)
         }
-        var reader = Reader(path: path, schema: schema, locations: TOMLKeyLines(text))
+        var reader = Reader(path: path, schema: schema, locations: locations)
         try reader.read(table, at: [])
         return reader.config
     }

@@ -1,16 +1,23 @@
 /// The line on which each key of a TOML document is defined, so that an error about a key
 /// (unknown, wrong type) can name its line. TOMLKit reports lines for syntax errors only.
 ///
-/// Runs on a document the TOML parser has accepted, so it can be lenient: it follows table
-/// headers (`[a.b]`, `[[a]]`), bare, quoted and dotted keys, and skips strings (multi-line ones
-/// included), comments, arrays and inline tables. A key inside an inline table or an array of
-/// tables is reported at the line of the nearest enclosing key it knows.
+/// Lenient, and safe on any text: it follows table headers (`[a.b]`, `[[a]]`), bare, quoted and
+/// dotted keys, and skips strings (multi-line ones included), comments, arrays and inline
+/// tables. A key inside an inline table or an array of tables is reported at the line of the
+/// nearest enclosing key it knows.
+///
+/// It also finds the one mistake the TOML parser must not be shown: a table header whose name
+/// does not start like a key (`[= "x"]`, `[.a]`, a `[` at the end of a line). toml++ (inside
+/// TOMLKit) asserts that it cannot happen and aborts the process when it does.
 struct TOMLKeyLines {
     private var lines: [[String]: Int] = [:]
+    /// The first line whose table header has no name, if any.
+    private(set) var headerWithoutName: Int?
 
     init(_ text: String) {
         var scanner = Scanner(bytes: Array(text.utf8))
         lines = scanner.run()
+        headerWithoutName = scanner.headerWithoutName
     }
 
     /// The line of `path` (1-based), or of its longest prefix that was found; nil when none.
@@ -29,6 +36,7 @@ struct TOMLKeyLines {
         var line = 1
         var table: [String] = []
         var found: [[String]: Int] = [:]
+        var headerWithoutName: Int?
 
         init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -45,6 +53,10 @@ struct TOMLKeyLines {
                     advance()
                     if current == UInt8(ascii: "[") { advance() }
                     let headerLine = line
+                    skipBlanks()
+                    // toml++ checks for `]` itself; anything else but a key's first byte aborts it.
+                    let startsName = current.map { Self.isBare($0) || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") || $0 == UInt8(ascii: "]") }
+                    if headerWithoutName == nil, startsName != true { headerWithoutName = headerLine }
                     table = readKey()
                     if found[table] == nil { found[table] = headerLine }
                     skipToEndOfLine()
