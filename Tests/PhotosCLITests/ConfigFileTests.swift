@@ -35,14 +35,18 @@ import Testing
 
     /// A table header whose name does not start like a key made the TOML parser (toml++ inside
     /// TOMLKit) abort on an assertion; found by the config fuzz target. It is a line error.
-    @Test(arguments: ["[= \"flickr\"]", "[.a]", "[[ =]]", "[\n", "[ ", "[\u{8}cache]"])
+    @Test(arguments: [
+        "[= \"flickr\"]", "[.a]", "[[ =]]", "[\n", "[ ", "[\u{8}cache]",
+        // and, found next, values that start like none or brackets closed by the other kind
+        "a = ]", "a = [1, }]", "a = [[[}]]]", "a = [1}", "a = { , }", "a = { b = ] }", "a = {b=1]",
+    ])
     func aTableHeaderWithoutANameIsALineError(text: String) {
         do {
             _ = try ConfigFile.parse("[ok]\n\(text)")
             Issue.record("accepted \(String(reflecting: text))")
         } catch let error as ConfigFile.ParseError {
             #expect(error.line == 2, "\(error)")
-            #expect(error.reason.contains("table name"), "\(error)")
+            #expect(error.reason.hasPrefix("expected") || error.reason.contains("closes"), "\(error)")
         } catch {
             Issue.record("unexpected \(error)")
         }

@@ -52,8 +52,8 @@ struct ConfigFile: Equatable {
 
     static func parse(_ text: String, path: String = "config", schema: ConfigSchema? = nil) throws -> ConfigFile {
         let locations = TOMLKeyLines(text)
-        if let line = locations.headerWithoutName {
-            throw ParseError(path: path, line: line, reason: "expected a table name after '['")
+        if let mistake = locations.mistake {
+            throw ParseError(path: path, line: mistake.line, reason: mistake.reason)
         }
         let table: TOMLTable
         do {

@@ -6,18 +6,20 @@
 /// tables. A key inside an inline table or an array of tables is reported at the line of the
 /// nearest enclosing key it knows.
 ///
-/// It also finds the one mistake the TOML parser must not be shown: a table header whose name
-/// does not start like a key (`[= "x"]`, `[.a]`, a `[` at the end of a line). toml++ (inside
-/// TOMLKit) asserts that it cannot happen and aborts the process when it does.
+/// It also finds the mistakes the TOML parser must not be shown: toml++ (inside TOMLKit)
+/// asserts that they cannot happen and aborts the process when they do. They are a table header
+/// whose name does not start like a key (`[= "x"]`, `[.a]`, a `[` ending its line), a value that
+/// starts with what starts no value (`a = ]`, `[1, }]`), a key in an inline table that starts
+/// like no key, and brackets that close what they did not open (`[1}`).
 struct TOMLKeyLines {
     private var lines: [[String]: Int] = [:]
-    /// The first line whose table header has no name, if any.
-    private(set) var headerWithoutName: Int?
+    /// The first such mistake: its line and what it is.
+    private(set) var mistake: (line: Int, reason: String)?
 
     init(_ text: String) {
         var scanner = Scanner(bytes: Array(text.utf8))
         lines = scanner.run()
-        headerWithoutName = scanner.headerWithoutName
+        mistake = scanner.mistake
     }
 
     /// The line of `path` (1-based), or of its longest prefix that was found; nil when none.
@@ -36,7 +38,11 @@ struct TOMLKeyLines {
         var line = 1
         var table: [String] = []
         var found: [[String]: Int] = [:]
-        var headerWithoutName: Int?
+        var mistake: (line: Int, reason: String)?
+
+        mutating func note(_ reason: String) {
+            if mistake == nil { mistake = (line, reason) }
+        }
 
         init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -55,8 +61,9 @@ struct TOMLKeyLines {
                     let headerLine = line
                     skipBlanks()
                     // toml++ checks for `]` itself; anything else but a key's first byte aborts it.
-                    let startsName = current.map { Self.isBare($0) || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") || $0 == UInt8(ascii: "]") }
-                    if headerWithoutName == nil, startsName != true { headerWithoutName = headerLine }
+                    if current.map({ Self.startsKey($0) || $0 == UInt8(ascii: "]") }) != true {
+                        note("expected a table name after '['")
+                    }
                     table = readKey()
                     if found[table] == nil { found[table] = headerLine }
                     skipToEndOfLine()
@@ -70,6 +77,10 @@ struct TOMLKeyLines {
                     if found[table + key] == nil { found[table + key] = keyLine }
                     skipBlanks()
                     if current == UInt8(ascii: "=") { advance() }
+                    skipBlanks()
+                    if let byte = current, byte != UInt8(ascii: "\n"), byte != UInt8(ascii: "#"), !Self.startsValue(byte) {
+                        note("expected a value after '='")
+                    }
                     skipValue()
                 }
             }
@@ -111,6 +122,22 @@ struct TOMLKeyLines {
             }
         }
 
+        static func startsKey(_ byte: UInt8) -> Bool {
+            isBare(byte) || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
+        }
+
+        /// Whether a value can start with `byte`: a string, array, inline table, number, date,
+        /// boolean, inf or nan.
+        static func startsValue(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: "+"), UInt8(ascii: "-"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "i"), UInt8(ascii: "n"):
+                return true
+            default:
+                return false
+            }
+        }
+
         static func isBare(_ byte: UInt8) -> Bool {
             (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
                 || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
@@ -140,23 +167,49 @@ struct TOMLKeyLines {
         }
 
         /// A value up to the end of its line: strings (multi-line ones across lines), arrays and
-        /// inline tables (across lines), then an optional comment.
+        /// inline tables (across lines), then an optional comment. Notes a bracket that closes
+        /// what it did not open, and an element or inline key that starts like none.
         mutating func skipValue() {
-            var depth = 0
+            var open: [UInt8] = []
+            /// After `[`, `{` or `,`: the next thing must start an element (or close).
+            var expecting = false
             while let byte = current {
+                let blank = byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n")
+                if expecting, !blank, byte != UInt8(ascii: "#"), let inner = open.last {
+                    expecting = false
+                    if inner == UInt8(ascii: "[") {
+                        if !Self.startsValue(byte) && byte != UInt8(ascii: "]") { note("expected a value in an array") }
+                    } else if !Self.startsKey(byte) && byte != UInt8(ascii: "}") {
+                        note("expected a key in an inline table")
+                    }
+                }
                 switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "'"):
                     skipString(byte)
                 case UInt8(ascii: "["), UInt8(ascii: "{"):
-                    depth += 1
+                    open.append(byte)
+                    expecting = true
                     advance()
                 case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                    depth -= 1
+                    let opener = byte == UInt8(ascii: "]") ? UInt8(ascii: "[") : UInt8(ascii: "{")
+                    if open.last != opener { note("'\(Character(Unicode.Scalar(byte)))' closes nothing it opened") }
+                    if !open.isEmpty { open.removeLast() }
                     advance()
+                case UInt8(ascii: ","):
+                    expecting = true
+                    advance()
+                case UInt8(ascii: "="):
+                    // In an inline table, the value after a key.
+                    if open.last == UInt8(ascii: "{") { expecting = false }
+                    advance()
+                    if open.last == UInt8(ascii: "{") {
+                        skipBlanks()
+                        if let next = current, !Self.startsValue(next) { note("expected a value after '='") }
+                    }
                 case UInt8(ascii: "#"):
                     skipToEndOfLine()
                 case UInt8(ascii: "\n"):
-                    if depth <= 0 { return }
+                    if open.isEmpty { return }
                     advance()
                 default:
                     advance()
