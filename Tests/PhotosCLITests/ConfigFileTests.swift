@@ -41,6 +41,8 @@ import Testing
         "a = ]", "a = [1, }]", "a = [[[}]]]", "a = [1}", "a = { , }", "a = { b = ] }", "a = {b=1]",
     ])
     func aTableHeaderWithoutANameIsALineError(text: String) {
+        // Behind a byte-order mark too, which the TOML parser skips.
+        #expect(throws: ConfigFile.ParseError.self) { try ConfigFile.parse("\u{FEFF}\(text)") }
         do {
             _ = try ConfigFile.parse("[ok]\n\(text)")
             Issue.record("accepted \(String(reflecting: text))")

@@ -44,7 +44,11 @@ struct TOMLKeyLines {
             if mistake == nil { mistake = (line, reason) }
         }
 
-        init(bytes: [UInt8]) { self.bytes = bytes }
+        init(bytes: [UInt8]) {
+            self.bytes = bytes
+            // A UTF-8 byte-order mark, which the TOML parser skips too.
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        }
 
         var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
