@@ -39,6 +39,8 @@ import Testing
         "[= \"flickr\"]", "[.a]", "[[ =]]", "[\n", "[ ", "[\u{8}cache]",
         // and, found next, values that start like none or brackets closed by the other kind
         "a = ]", "a = [1, }]", "a = [[[}]]]", "a = [1}", "a = { , }", "a = { b = ] }", "a = {b=1]",
+        // a lone carriage return is no white space to TOML
+        "[[\r\rt]]", "[\rt]", "a = [\r1]",
     ])
     func aTableHeaderWithoutANameIsALineError(text: String) {
         // Behind a byte-order mark too, which the TOML parser skips.

@@ -96,10 +96,16 @@ struct TOMLKeyLines {
             index += 1
         }
 
+        /// Spaces and tabs, and a carriage return only before a line feed: TOML takes a lone one
+        /// for no white space (and toml++ asserts on one where a name or value starts).
         mutating func skipBlanks() {
-            while let byte = current, byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") {
+            while let byte = current, byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || isCarriageReturnBeforeLineFeed {
                 advance()
             }
+        }
+
+        var isCarriageReturnBeforeLineFeed: Bool {
+            current == UInt8(ascii: "\r") && index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "\n")
         }
 
         mutating func skipToEndOfLine() {
@@ -178,7 +184,7 @@ struct TOMLKeyLines {
             /// After `[`, `{` or `,`: the next thing must start an element (or close).
             var expecting = false
             while let byte = current {
-                let blank = byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n")
+                let blank = byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n") || isCarriageReturnBeforeLineFeed
                 if expecting, !blank, byte != UInt8(ascii: "#"), let inner = open.last {
                     expecting = false
                     if inner == UInt8(ascii: "[") {
