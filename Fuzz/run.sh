@@ -33,6 +33,7 @@ failed=()
 summary=()
 for target in "${targets[@]}"; do
   env=()
+  name=
   case "$target" in
     provider-*)
       name=${target#provider-}
