@@ -33,16 +33,18 @@ import Testing
         }
     }
 
-    /// A table header whose name does not start like a key made the TOML parser (toml++ inside
-    /// TOMLKit) abort on an assertion; found by the config fuzz target. It is a line error.
+    /// Each of these made the TOML parser (toml++ inside TOMLKit) abort on an assertion; the
+    /// config fuzz target found them. Each is a line error.
     @Test(arguments: [
         "[= \"flickr\"]", "[.a]", "[[ =]]", "[\n", "[ ", "[\u{8}cache]",
         // and, found next, values that start like none or brackets closed by the other kind
         "a = ]", "a = [1, }]", "a = [[[}]]]", "a = [1}", "a = { , }", "a = { b = ] }", "a = {b=1]",
         // a lone carriage return is no white space to TOML
         "[[\r\rt]]", "[\rt]", "a = [\r1]",
+        // numbers, dates and words that are no TOML value
+        "_h = 0----o---- 0", "a = 1__0", "a = [1, 2x]", "a = { b = 07:3 }", "a = truely",
     ])
-    func aTableHeaderWithoutANameIsALineError(text: String) {
+    func malformedTOMLThatWouldAbortTheParserIsALineError(text: String) {
         // Behind a byte-order mark too, which the TOML parser skips.
         #expect(throws: ConfigFile.ParseError.self) { try ConfigFile.parse("\u{FEFF}\(text)") }
         do {
@@ -50,10 +52,29 @@ import Testing
             Issue.record("accepted \(String(reflecting: text))")
         } catch let error as ConfigFile.ParseError {
             #expect(error.line == 2, "\(error)")
-            #expect(error.reason.hasPrefix("expected") || error.reason.contains("closes"), "\(error)")
+            #expect(error.reason.hasPrefix("expected") || error.reason.contains("closes") || error.reason.contains("not a TOML value"), "\(error)")
         } catch {
             Issue.record("unexpected \(error)")
         }
+    }
+
+    @Test func everyKindOfTOMLValueStillReads() throws {
+        let config = try ConfigFile.parse("""
+            [t]
+            a = 1_000
+            b = 0x1F
+            c = -1.5e3
+            d = -inf
+            e = 1979-05-27T07:32:00Z
+            f = 1979-05-27 07:32:00.5+01:00
+            g = 07:32:00
+            h = [true, false, 0o17, 0b101, nan]
+            i = { j = 1, k = "x" }
+            """)
+        #expect(config.values["t.a"] == "1000")
+        #expect(config.values["t.b"] == "31")
+        #expect(config.values["t.i.j"] == "1")
+        #expect(config.values.count == 10, "\(config.values)")
     }
 
     @Test func environmentWinsOverTheConfigFile() throws {

@@ -178,27 +178,32 @@ struct TOMLKeyLines {
 
         /// A value up to the end of its line: strings (multi-line ones across lines), arrays and
         /// inline tables (across lines), then an optional comment. Notes a bracket that closes
-        /// what it did not open, and an element or inline key that starts like none.
+        /// what it did not open, an element or inline key that starts like none, and a number,
+        /// date, boolean, inf or nan not written as TOML writes them.
         mutating func skipValue() {
             var open: [UInt8] = []
-            /// After `[`, `{` or `,`: the next thing must start an element (or close).
-            var expecting = false
+            /// After `{` or `,` in an inline table: a key must come (or the close).
+            var keyNext = false
+            /// At the start, after `[`, after `,` in an array and after `=` in an inline table.
+            var valueNext = true
             while let byte = current {
                 let blank = byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n") || isCarriageReturnBeforeLineFeed
-                if expecting, !blank, byte != UInt8(ascii: "#"), let inner = open.last {
-                    expecting = false
-                    if inner == UInt8(ascii: "[") {
-                        if !Self.startsValue(byte) && byte != UInt8(ascii: "]") { note("expected a value in an array") }
-                    } else if !Self.startsKey(byte) && byte != UInt8(ascii: "}") {
-                        note("expected a key in an inline table")
+                if !blank, byte != UInt8(ascii: "#") {
+                    if keyNext, !Self.startsKey(byte), byte != UInt8(ascii: "}") { note("expected a key in an inline table") }
+                    if valueNext, !Self.startsValue(byte), byte != UInt8(ascii: "]") || open.last != UInt8(ascii: "[") {
+                        note(open.isEmpty ? "expected a value after '='" : "expected a value")
                     }
+                    keyNext = false
                 }
+                let startsElement = valueNext && !blank && byte != UInt8(ascii: "#")
+                if startsElement { valueNext = false }
                 switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "'"):
                     skipString(byte)
                 case UInt8(ascii: "["), UInt8(ascii: "{"):
                     open.append(byte)
-                    expecting = true
+                    valueNext = byte == UInt8(ascii: "[")
+                    keyNext = byte == UInt8(ascii: "{")
                     advance()
                 case UInt8(ascii: "]"), UInt8(ascii: "}"):
                     let opener = byte == UInt8(ascii: "]") ? UInt8(ascii: "[") : UInt8(ascii: "{")
@@ -206,25 +211,60 @@ struct TOMLKeyLines {
                     if !open.isEmpty { open.removeLast() }
                     advance()
                 case UInt8(ascii: ","):
-                    expecting = true
+                    valueNext = open.last == UInt8(ascii: "[")
+                    keyNext = open.last == UInt8(ascii: "{")
                     advance()
                 case UInt8(ascii: "="):
-                    // In an inline table, the value after a key.
-                    if open.last == UInt8(ascii: "{") { expecting = false }
+                    valueNext = open.last == UInt8(ascii: "{")
                     advance()
-                    if open.last == UInt8(ascii: "{") {
-                        skipBlanks()
-                        if let next = current, !Self.startsValue(next) { note("expected a value after '='") }
-                    }
                 case UInt8(ascii: "#"):
                     skipToEndOfLine()
                 case UInt8(ascii: "\n"):
                     if open.isEmpty { return }
                     advance()
                 default:
-                    advance()
+                    if startsElement {
+                        let scalar = readScalar()
+                        if !Self.isScalar(scalar) { note("'\(String(decoding: scalar.prefix(40), as: UTF8.self))' is not a TOML value") }
+                    } else {
+                        advance()
+                    }
                 }
             }
+        }
+
+        /// A number, date, time, boolean, inf or nan: up to white space, `,`, `]`, `}` or `#`; a
+        /// date followed by a space and a time is one value.
+        mutating func readScalar() -> [UInt8] {
+            func isEnd(_ byte: UInt8) -> Bool {
+                [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n"), UInt8(ascii: ","),
+                 UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: "#")].contains(byte)
+            }
+            let start = index
+            while let byte = current, !isEnd(byte) { advance() }
+            if index - start == 10, current == UInt8(ascii: " "), index + 3 < bytes.count,
+                Self.isDigit(bytes[index + 1]), Self.isDigit(bytes[index + 2]), bytes[index + 3] == UInt8(ascii: ":")
+            {
+                advance()
+                while let byte = current, !isEnd(byte) { advance() }
+            }
+            return Array(bytes[start..<index])
+        }
+
+        static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+        /// TOML's scalars (toml++ also takes a time without seconds).
+        static let scalarPattern = [
+            #"true|false|[+-]?(?:inf|nan)"#,
+            #"[+-]?(?:0|[1-9](?:_?[0-9])*)(?:\.[0-9](?:_?[0-9])*)?(?:[eE][+-]?[0-9](?:_?[0-9])*)?"#,
+            #"0x[0-9A-Fa-f](?:_?[0-9A-Fa-f])*|0o[0-7](?:_?[0-7])*|0b[01](?:_?[01])*"#,
+            #"[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[Tt ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:[Zz]|[+-][0-9]{2}:[0-9]{2})?)?"#,
+            #"[0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?"#,
+        ].joined(separator: "|")
+
+        static func isScalar(_ bytes: [UInt8]) -> Bool {
+            guard let pattern = try? Regex(scalarPattern) else { return true }  // a constant: always compiles
+            return String(decoding: bytes, as: UTF8.self).wholeMatch(of: pattern) != nil
         }
 
         mutating func skipString(_ quote: UInt8) {
