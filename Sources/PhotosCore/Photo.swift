@@ -116,6 +116,10 @@ public struct PhotoPage: Sendable, Equatable, Codable {
     public var skippedRecords: Int
     /// Records beyond the page size that the provider did not decode. Not stored in the cache.
     public var extraRecords = 0
+    /// The last page the provider serves for this listing, when it can tell (from its total,
+    /// and how deep it lets a client go): a walk may ask for the pages up to it at once rather
+    /// than one after another. Not stored in the cache.
+    public var lastPage: Int?
 
     public init(page: Int, perPage: Int, total: Int?, hasMore: Bool, photos: [Photo], skippedRecords: Int = 0) {
         self.page = page

@@ -233,9 +233,13 @@ enum FileNameSanitizer {
             pendingSpace = false
             result += cleaned
         }
-        // No hidden file, no `.` or `..`, nothing Windows would drop.
-        let trimmed = result.trimmingCharacters(in: CharacterSet(charactersIn: ". "))
-        return trimmed.isEmpty ? fallback : trimmed
+        // No hidden file, no `.` or `..`, nothing Windows would drop. Trimmed by scalars, as
+        // Foundation's trimmingCharacters(in:) would, without its cost: this runs per field of
+        // every file a save names.
+        let scalars = result.unicodeScalars
+        let kept: (Unicode.Scalar) -> Bool = { $0 != "." && $0 != " " }
+        guard let first = scalars.firstIndex(where: kept), let last = scalars.lastIndex(where: kept) else { return fallback }
+        return String(scalars[first...last])
     }
 
     /// `text` in Unicode's composed form (NFC), as macOS and most tools expect names; ASCII
