@@ -110,7 +110,16 @@ struct AppEnvironment {
     /// Providers ready to use now: keyless ones and keyed ones whose key is set.
     var readyProviders: [ProviderDescriptor] { registry.descriptors.filter { $0.isConfigured(settings) } }
 
-    func makeTransport() throws -> CurlTransport {
+    /// The run's transport, started on its first request (see ``LazyTransport``).
+    /// - Throws: `PhotosError.usage` for a setting the transport cannot use, before any work.
+    func makeTransport() throws -> LazyTransport {
+        LazyTransport(configuration: try transportConfiguration())
+    }
+
+    /// The transport's settings: PHOTOS_CA_BUNDLE, PHOTOS_STALL_SECONDS and
+    /// PHOTOS_MAX_CONNECTIONS_PER_HOST (or their config keys), checked.
+    /// - Throws: `PhotosError.usage` for a value out of range or a CA file that cannot be read.
+    func transportConfiguration() throws -> TransportConfiguration {
         var configuration = TransportConfiguration.fromEnvironment(environment)
         configuration.caBundlePath = settings["PHOTOS_CA_BUNDLE"]
         if let text = settings["PHOTOS_STALL_SECONDS"] {
@@ -123,7 +132,7 @@ struct AppEnvironment {
         if let path = configuration.caBundlePath, !FileManager.default.isReadableFile(atPath: path) {
             throw PhotosError.usage("PHOTOS_CA_BUNDLE names \(path), which cannot be read")
         }
-        return try CurlTransport(configuration: configuration)
+        return configuration
     }
 
     func context(http: any HTTPFetching) -> ProviderContext {

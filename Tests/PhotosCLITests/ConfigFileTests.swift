@@ -58,6 +58,7 @@ import PhotosCore
         let file = try AppEnvironment.load(environment: ["PHOTOS_CONFIG": path])
         #expect(try file.maxConnectionsPerHost() == 1)
         #expect(try file.makeTransport().configuration.maxConnectionsPerHost == 1, "the transport gets it")
+        #expect(try !file.makeTransport().isStarted, "libcurl is loaded only for a first request")
         let environment = try AppEnvironment.load(environment: ["PHOTOS_CONFIG": path, "PHOTOS_MAX_CONNECTIONS_PER_HOST": "3"])
         #expect(try environment.maxConnectionsPerHost() == 3)
 

@@ -64,6 +64,8 @@ final class SavedFiles: Sendable {
     static let partSuffix = ".part"
 
     let folder: URL
+    /// `folder`'s path, to which relative paths are joined without URL's work.
+    private let folderPath: String
     let http: any HTTPFetching
     let maxImageBytes: Int
     let metadata: Bool
@@ -71,12 +73,17 @@ final class SavedFiles: Sendable {
 
     init(folder: URL, http: any HTTPFetching, maxImageBytes: Int, metadata: Bool) {
         self.folder = folder
+        folderPath = folder.path.hasSuffix("/") ? String(folder.path.dropLast()) : folder.path
         self.http = http
         self.maxImageBytes = maxImageBytes
         self.metadata = metadata
     }
 
     func url(_ path: String) -> URL { folder.appendingPathComponent(path) }
+
+    /// The file system path of `path` below `--to`: what ``url(_:)`` names, joined as a string
+    /// (this runs for every photo of a save, a re-run included).
+    func filePath(_ path: String) -> String { folderPath + "/" + path }
 
     // MARK: Names
 
@@ -86,10 +93,11 @@ final class SavedFiles: Sendable {
     enum Existing { case none, own, taken }
 
     func existing(_ path: String, id: PhotoID) -> Existing {
+        let file = filePath(path)
         var info = stat()
-        guard lstat(url(path).path, &info) == 0 else { return .none }
+        guard lstat(file, &info) == 0 else { return .none }
         guard (info.st_mode & S_IFMT) == S_IFREG else { return .taken }
-        if let owner = ExtendedAttribute.get(Self.ownerAttribute, path: url(path).path), owner != id.description { return .taken }
+        if let owner = ExtendedAttribute.get(Self.ownerAttribute, path: file), owner != id.description { return .taken }
         return .own
     }
 
@@ -173,7 +181,7 @@ final class SavedFiles: Sendable {
     func completeSkipped(_ item: SaveItem) -> FileOutcome {
         guard metadata else { return .skipped }
         var info = stat()
-        if lstat(url(item.path).path + ".json", &info) == 0 { return .skipped }
+        if lstat(filePath(item.path) + ".json", &info) == 0 { return .skipped }
         return writeSidecar(item) ?? .skipped
     }
 
