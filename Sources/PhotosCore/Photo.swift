@@ -134,6 +134,14 @@ public struct PhotoPage: Sendable, Equatable, Codable {
         case page, perPage, total, hasMore, photos
     }
 
+    /// Two pages are equal when they list the same photos the same way. What a provider said
+    /// about its answer beyond that (records it skipped or left undecoded, its last page) is not
+    /// part of the listing, and a page read back from the cache does not have it.
+    public static func == (lhs: PhotoPage, rhs: PhotoPage) -> Bool {
+        lhs.page == rhs.page && lhs.perPage == rhs.perPage && lhs.total == rhs.total && lhs.hasMore == rhs.hasMore
+            && lhs.photos == rhs.photos
+    }
+
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
