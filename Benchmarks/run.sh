@@ -27,6 +27,8 @@ RUNS=${RUNS:-5}
 FAST_RUNS=$((RUNS * 4))
 BENCH=${BENCH:-all}
 SECTIONS=(transport list cache grid providers save browse cost)
+# photos' default cap of connections per host (TransportConfiguration.defaultMaxConnectionsPerHost).
+CONNECTIONS_CAP=6
 PRODUCTS=(photos photos-fixture-server photos-grid-sample)
 
 RESULTS="$BENCH_DIR/results"
@@ -257,23 +259,24 @@ PY
   measure "photos@0ms" "${c0[@]}" -- "$TRANSPORT_FETCH" --urls "$dir/urls0.txt" --out "$out"
   measure "curl@0ms" "${c0[@]}" -- curl -s --no-progress-meter --parallel --parallel-max "$streams" --cacert "$ca" -K "$dir/curl0.cfg"
 
-  report "$count" "$streams" "$latency" <<'PY'
+  report "$count" "$streams" "$latency" "$CONNECTIONS_CAP" <<'PY'
 import math
-count, streams, latency = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+count, streams, latency, cap = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 rows = rows("transport")
 photos = rows["photos"]
 p = photos["median_wall_ms"]
 notes = {
-    "photos": "photos' transport (Benchmarks/transport-fetch: libcurl multi, 1 connection per host)",
+    "photos": f"photos' transport (Benchmarks/transport-fetch: libcurl multi, connections by need, up to {cap} per host)",
     "curl": "--parallel --parallel-max %d" % streams,
     "URLSession": "FoundationNetworking (libcurl), httpMaximumConnectionsPerHost %d" % streams,
     "wget2": "--http2 --max-threads=5 (one connection per thread)",
-    "h2load": "-c 1 -m 100, no files written: floor reference",
+    "h2load": "-c 1 -m 100, no files written: one-connection reference",
     "photos@0ms": "same job, server without latency",
     "curl@0ms": "same job, server without latency",
 }
-goals = {"curl": 0.9, "URLSession": 0.2}
-print(f"== transport (issue 2): {count} distinct thumbnails (5-20 KB), {latency} ms server latency, "
+# Per peer: (issue, goal) pairs; the table marks the strictest.
+goals = {"curl": [(2, 0.9), (13, 0.5)], "URLSession": [(2, 0.2)], "wget2": [(13, 1.1)]}
+print(f"== transport (issues 2, 13): {count} distinct thumbnails (5-20 KB), {latency} ms server latency, "
       f"{streams} streams per connection, median of {photos['runs']} runs")
 print()
 header = f"{'tool':<12} {'median ms':>10} {'min..max ms':>15} {'conns':>6} {'peak RSS MB':>12}  {'photos/peer':<20} notes"
@@ -289,7 +292,8 @@ for name in ("photos", "curl", "URLSession", "wget2", "h2load", "photos@0ms", "c
     else:
         ratio = "" if name == "photos" else f"{p / m:.2f}"
     if name in goals:
-        ratio += f" ({mark(p / m <= goals[name])}: <={goals[name]})"
+        strictest = min(limit for _, limit in goals[name])
+        ratio += f" ({mark(p / m <= strictest)}: <={strictest})"
     conns = "-" if row["connections"] is None else str(row["connections"])
     print(f"{name:<12} {m:>10.0f} {row['min_wall_ms']:>7.0f}..{row['max_wall_ms']:<7.0f}"
           f" {conns:>6} {row['peak_rss_mb']:>12.1f}  {ratio:<20} {notes.get(name, '')}{failed(row)}")
@@ -300,26 +304,31 @@ zeros = {name: rows[name]["median_wall_ms"] for name in ("photos@0ms", "curl@0ms
 best = min(zeros, key=zeros.get) if zeros else None
 transfer = zeros[best] if best else 0.0
 floor = latency_floor + transfer
-print(f"latency floor: ceil({count}/{streams}) x {latency} ms = {latency_floor} ms, plus transfer time "
+print(f"one-connection latency floor: ceil({count}/{streams}) x {latency} ms = {latency_floor} ms, plus transfer time "
       f"{transfer:.0f} ms = {floor:.0f} ms")
 print(f"  transfer time = the fastest median of the same job against a server without latency ({best}):")
 print("  process start, TLS handshake, 1000 streams and 1000 files. A client that overlaps transfers")
-print("  with the waits can beat this floor; one that serialises them cannot.")
+print("  with the waits, or uses more connections, can beat this floor.")
 print(f"photos / floor: {p:.0f} / {floor:.0f} = {p / floor:.2f} (goal <= 1.5: {mark(p / floor <= 1.5)})")
 conns = photos["connections"]
-print(f"photos connections: {conns} (goal exactly 1: {mark(conns == 1)})")
+needed = min(cap, math.ceil(count / streams))
+conns_ok = conns is not None and 1 <= conns <= needed
+print(f"photos connections: {conns} (connections by need: at most min({cap}, ceil({count}/{streams})) = {needed}: "
+      f"{mark(conns_ok)})")
 rss = photos["peak_rss_mb"]
 print(f"photos peak RSS: {rss:.1f} MB (goal <= 40 MB: {mark(rss <= 40)}; the RSS column cannot go below "
       f"{photos['rss_floor_mb']:.1f} MB, what /bin/true shows)")
 print()
-for name, limit in goals.items():
-    if name in rows:
-        value = p / rows[name]["median_wall_ms"]
-        goal(2, f"1000 files: photos / {name} <= {limit}", f"{value:.2f}", value <= limit)
-    else:
-        goal(2, f"1000 files: photos / {name} <= {limit}", f"{name} not run", None)
-goal(2, "1000 files: photos / latency floor <= 1.5", f"{p / floor:.2f} ({p:.0f} / {floor:.0f} ms)", p / floor <= 1.5)
-goal(2, "1000 files: 1 connection per host", str(conns), conns == 1)
+for name, limits in goals.items():
+    for issue, limit in limits:
+        if name in rows:
+            value = p / rows[name]["median_wall_ms"]
+            goal(issue, f"1000 files: photos / {name} <= {limit}", f"{value:.2f} ({p:.0f} / {rows[name]['median_wall_ms']:.0f} ms)",
+                 value <= limit)
+        else:
+            goal(issue, f"1000 files: photos / {name} <= {limit}", f"{name} not run", None)
+goal(2, "1000 files: photos / one-connection latency floor <= 1.5", f"{p / floor:.2f} ({p:.0f} / {floor:.0f} ms)", p / floor <= 1.5)
+goal(13, f"1000 files: connections by need, at most {needed}", str(conns), conns_ok)
 goal(2, "1000 files: photos peak RSS <= 40 MB", f"{rss:.1f} MB", rss <= 40)
 PY
 }

@@ -115,24 +115,30 @@ public struct FlickrProvider: RegisteredProvider {
         let servedPage = list.page ?? page
         let servedPerPage = list.perPage.flatMap { $0 > 0 ? $0 : nil } ?? perPage
         let hasMore: Bool
+        var lastPage: Int?
         if isSearch {
             // Flickr repeats earlier results past the first 4000: never offer a page beyond them.
             let end = servedPage.multipliedSaturating(by: servedPerPage)
             if let total = list.total ?? list.pages.map({ $0.multipliedSaturating(by: servedPerPage) }) {
                 hasMore = end < min(total, Self.searchResultLimit)
+                let served = min(total, Self.searchResultLimit)
+                lastPage = max(1, (served + servedPerPage - 1) / servedPerPage)
             } else {
                 hasMore = list.photos.count >= servedPerPage && end < Self.searchResultLimit
             }
         } else if let pages = list.pages {
             hasMore = servedPage < pages
+            lastPage = pages
         } else if let total = list.total {
             hasMore = servedPage.multipliedSaturating(by: servedPerPage) < total
         } else {
             hasMore = list.photos.count >= servedPerPage
         }
-        return PhotoPage(
+        var listed = PhotoPage(
             page: servedPage, perPage: servedPerPage, total: list.total, hasMore: hasMore, photos: photos,
             skippedRecords: list.photos.count - photos.count)
+        listed.lastPage = lastPage
+        return listed
     }
 
     private func filter(_ query: ListQuery, _ name: String) -> String? {

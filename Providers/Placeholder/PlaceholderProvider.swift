@@ -88,6 +88,7 @@ public struct PlaceholderProvider: RegisteredProvider {
         let hasMore = total.map { page.multipliedSaturating(by: limit) < $0 } ?? (records.count == limit)
         var listed = PhotoPage(page: page, perPage: limit, total: total, hasMore: hasMore, photos: photos, skippedRecords: records.count - photos.count)
         listed.extraRecords = extra
+        listed.lastPage = total.map { max(1, ($0 + limit - 1) / max(1, limit)) }
         return .modified(
             listed,
             HTTPValidators(headers: response.headers))

@@ -30,6 +30,15 @@ struct AppEnvironment {
         ProviderSetting(
             variable: "PHOTOS_STALL_SECONDS", configKey: "network.stall_seconds",
             summary: "a transfer that receives nothing for this long fails (default 30)", defaultValue: "30"),
+        ProviderSetting(
+            variable: "PHOTOS_MAX_CONNECTIONS_PER_HOST", configKey: "network.max_connections_per_host",
+            summary: "most connections to one host, opened only when one's HTTP/2 streams are all in use (default 6; 1: one per host)",
+            defaultValue: "\(TransportConfiguration.defaultMaxConnectionsPerHost)"),
+    ]
+
+    /// Core settings whose config file value is a TOML integer, with the values accepted.
+    static let integerRanges: [String: ClosedRange<Int>] = [
+        "PHOTOS_MAX_CONNECTIONS_PER_HOST": TransportConfiguration.connectionsPerHostRange
     ]
 
     /// The largest image any download may bring, from PHOTOS_MAX_IMAGE_MB / `[network] max_image_mb`.
@@ -40,6 +49,19 @@ struct AppEnvironment {
             throw PhotosError.usage("PHOTOS_MAX_IMAGE_MB (config [network] max_image_mb) must be a whole number of MiB from 1 to 4096, got '\(text)'")
         }
         return megabytes * 1024 * 1024
+    }
+
+    /// The most connections to one host, from PHOTOS_MAX_CONNECTIONS_PER_HOST /
+    /// `[network] max_connections_per_host`.
+    /// - Throws: `PhotosError.usage` when it is not a whole number in the accepted range.
+    func maxConnectionsPerHost() throws -> Int {
+        guard let text = settings["PHOTOS_MAX_CONNECTIONS_PER_HOST"] else { return TransportConfiguration.defaultMaxConnectionsPerHost }
+        let range = TransportConfiguration.connectionsPerHostRange
+        guard let count = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(count) else {
+            throw PhotosError.usage(
+                "PHOTOS_MAX_CONNECTIONS_PER_HOST (config [network] max_connections_per_host) must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+        }
+        return count
     }
 
     /// Config keys and the environment variables they stand for: photos' own, then every
@@ -88,7 +110,16 @@ struct AppEnvironment {
     /// Providers ready to use now: keyless ones and keyed ones whose key is set.
     var readyProviders: [ProviderDescriptor] { registry.descriptors.filter { $0.isConfigured(settings) } }
 
-    func makeTransport() throws -> CurlTransport {
+    /// The run's transport, started on its first request (see ``LazyTransport``).
+    /// - Throws: `PhotosError.usage` for a setting the transport cannot use, before any work.
+    func makeTransport() throws -> LazyTransport {
+        LazyTransport(configuration: try transportConfiguration())
+    }
+
+    /// The transport's settings: PHOTOS_CA_BUNDLE, PHOTOS_STALL_SECONDS and
+    /// PHOTOS_MAX_CONNECTIONS_PER_HOST (or their config keys), checked.
+    /// - Throws: `PhotosError.usage` for a value out of range or a CA file that cannot be read.
+    func transportConfiguration() throws -> TransportConfiguration {
         var configuration = TransportConfiguration.fromEnvironment(environment)
         configuration.caBundlePath = settings["PHOTOS_CA_BUNDLE"]
         if let text = settings["PHOTOS_STALL_SECONDS"] {
@@ -97,10 +128,11 @@ struct AppEnvironment {
             }
             configuration.lowSpeedTime = .seconds(seconds)
         }
+        configuration.maxConnectionsPerHost = try maxConnectionsPerHost()
         if let path = configuration.caBundlePath, !FileManager.default.isReadableFile(atPath: path) {
             throw PhotosError.usage("PHOTOS_CA_BUNDLE names \(path), which cannot be read")
         }
-        return try CurlTransport(configuration: configuration)
+        return configuration
     }
 
     func context(http: any HTTPFetching) -> ProviderContext {

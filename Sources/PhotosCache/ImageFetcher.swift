@@ -84,8 +84,8 @@ public struct ImageFetcher: Sendable {
         }
         willDownload(missing.count)
         return await withTaskGroup(of: Outcome.self) { group in
-            // A window of tasks rather than one per URL up front: the transport runs about a
-            // connection's worth of streams at once, and every waiting task costs memory.
+            // A window of tasks rather than one per URL up front: the transport runs only so many
+            // transfers at once, and every waiting task costs memory.
             var next = missing.startIndex
             func addNext() {
                 guard next < missing.endIndex else { return }
@@ -103,7 +103,7 @@ public struct ImageFetcher: Sendable {
                     }
                 }
             }
-            for _ in 0..<Self.window { addNext() }
+            for _ in 0..<Self.window(for: http) { addNext() }
             for await outcome in group {
                 addNext()
                 let url = outcome.url
@@ -123,8 +123,11 @@ public struct ImageFetcher: Sendable {
         }
     }
 
-    /// Downloads in flight at once.
-    static let window = 128
+    /// Downloads in flight at once: what the transport carries at once, and a few queued behind
+    /// so that a finished transfer is replaced without waiting for a task to be created.
+    static func window(for http: any HTTPFetching) -> Int {
+        http.concurrentTransfers + 28
+    }
 
     /// One transfer's result. A struct, not a tuple: tuples holding existentials passed through a
     /// task group crashed release builds (Swift 6.3, Linux).

@@ -135,9 +135,16 @@ public protocol HTTPFetching: Sendable {
     /// attempt. An error status leaves it as it was.
     /// - Throws: `TransportError`; `CancellationError` when the task is cancelled.
     func download(_ request: HTTPRequest, resuming partial: URL) async throws -> HTTPResponse
+
+    /// How many transfers it carries at once. Callers with many to fetch keep about this many in
+    /// flight: more would only wait in its queue, each costing memory.
+    var concurrentTransfers: Int { get }
 }
 
 extension HTTPFetching {
+    /// One HTTP/2 connection's worth of streams.
+    public var concurrentTransfers: Int { 100 }
+
     /// Without support for ranges: the whole body, published at `partial` when complete.
     public func download(_ request: HTTPRequest, resuming partial: URL) async throws -> HTTPResponse {
         try await download(request, to: partial)

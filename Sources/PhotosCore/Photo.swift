@@ -116,6 +116,10 @@ public struct PhotoPage: Sendable, Equatable, Codable {
     public var skippedRecords: Int
     /// Records beyond the page size that the provider did not decode. Not stored in the cache.
     public var extraRecords = 0
+    /// The last page the provider serves for this listing, when it can tell (from its total,
+    /// and how deep it lets a client go): a walk may ask for the pages up to it at once rather
+    /// than one after another. Not stored in the cache.
+    public var lastPage: Int?
 
     public init(page: Int, perPage: Int, total: Int?, hasMore: Bool, photos: [Photo], skippedRecords: Int = 0) {
         self.page = page
@@ -128,6 +132,14 @@ public struct PhotoPage: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case page, perPage, total, hasMore, photos
+    }
+
+    /// Two pages are equal when they list the same photos the same way. What a provider said
+    /// about its answer beyond that (records it skipped or left undecoded, its last page) is not
+    /// part of the listing, and a page read back from the cache does not have it.
+    public static func == (lhs: PhotoPage, rhs: PhotoPage) -> Bool {
+        lhs.page == rhs.page && lhs.perPage == rhs.perPage && lhs.total == rhs.total && lhs.hasMore == rhs.hasMore
+            && lhs.photos == rhs.photos
     }
 
     public init(from decoder: any Decoder) throws {

@@ -19,6 +19,10 @@ public struct TransportStatistics: Sendable, Equatable {
 
 /// One libcurl multi handle driven by one thread. Other threads only enqueue commands and wake
 /// the loop with `curl_multi_wakeup`; every libcurl call but that one happens on the loop thread.
+///
+/// Transfers wait in one queue per host and are handed to libcurl as that host's connections
+/// can take them (``HostAdmission``): one connection while its streams suffice, more only when
+/// every stream is in use and transfers wait, up to `maxConnectionsPerHost`.
 final class CurlLoop: @unchecked Sendable {
     private enum Command {
         case add(Transfer)
@@ -36,8 +40,10 @@ final class CurlLoop: @unchecked Sendable {
 
     // Loop-thread state.
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
-    private var queue: [Transfer] = []
-    private var queueHead = 0
+    /// Every host asked this run: its waiting transfers and its connections.
+    private var hosts: [String: HostQueue] = [:]
+    /// Hosts with transfers waiting, in the order their first one arrived.
+    private var waitingHosts: [String] = []
     private var stopping = false
     /// Signalled when the loop thread has cleaned up libcurl and is about to exit.
     private let stopped = DispatchSemaphore(value: 0)
@@ -51,6 +57,10 @@ final class CurlLoop: @unchecked Sendable {
         photos_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         photos_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, max(1, configuration.maxConnectionsPerHost))
         photos_curl_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, max(1, configuration.maxConcurrentStreams))
+        // libcurl's default keeps four idle connections per transfer it holds: as a burst winds
+        // down it closes connections that the next burst (the next page of a save) would need
+        // again. Keep every host's connections for the run.
+        photos_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, max(32, 8 * configuration.maxConnectionsPerHost))
         let thread = Thread { [self] in
             run()
             stopped.signal()
@@ -106,8 +116,9 @@ final class CurlLoop: @unchecked Sendable {
             startQueued()
             var running: Int32 = 0
             let performed = photos_curl_multi_perform(multi, &running)
-            if collectFinished() && startQueued() {
-                continue  // freed slots were refilled: let libcurl start them before sleeping
+            collectFinished()
+            if startQueued() {
+                continue  // freed slots were refilled or a connection came up: start them before sleeping
             }
             var ready: Int32 = 0
             let polled = performed == CURLM_OK ? photos_curl_multi_poll(multi, nil, 0, 1000, &ready) : performed
@@ -131,12 +142,21 @@ final class CurlLoop: @unchecked Sendable {
             transfer.completion.complete(.failure(TransportError.other(host: transfer.host, code: Int(code.rawValue), detail: detail)))
         }
         active.removeAll()
-        for transfer in queue[queueHead...] {
+        for transfer in takeAllWaiting() {
             transfer.discardOutput()
             transfer.completion.complete(.failure(TransportError.other(host: transfer.host, code: Int(code.rawValue), detail: detail)))
         }
-        queue.removeAll()
-        queueHead = 0
+    }
+
+    /// Empties every host's queue and forgets the hosts; returns the transfers that waited.
+    private func takeAllWaiting() -> [Transfer] {
+        var waiting: [Transfer] = []
+        for queue in hosts.values {
+            waiting.append(contentsOf: queue.waiting[queue.head...])
+        }
+        hosts.removeAll()
+        waitingHosts.removeAll()
+        return waiting
     }
 
     private func drainCommands() {
@@ -152,25 +172,24 @@ final class CurlLoop: @unchecked Sendable {
                     transfer.discardOutput()
                     transfer.completion.complete(.failure(CancellationError()))
                 } else if !transfer.completion.isCompleted {
-                    queue.append(transfer)
+                    enqueue(transfer)
                 }
             case .cancel(let transfer):
                 cancelTransfer(transfer)
             case .shutdown:
                 stopping = true
                 for transfer in active.values { cancelTransfer(transfer) }
-                for transfer in queue[queueHead...] {
+                for transfer in takeAllWaiting() {
                     transfer.discardOutput()
                     transfer.completion.complete(.failure(CancellationError()))
                 }
-                queue.removeAll()
-                queueHead = 0
             }
         }
     }
 
     private func cancelTransfer(_ transfer: Transfer) {
         if let easy = transfer.easy, active.removeValue(forKey: easy) != nil {
+            left(transfer)
             photos_curl_multi_remove_handle(multi, easy)
             transfer.releaseHandle()
         }
@@ -179,50 +198,153 @@ final class CurlLoop: @unchecked Sendable {
         transfer.completion.complete(.failure(CancellationError()))
     }
 
-    /// Moves queued transfers into libcurl while there is room. Returns whether any started.
+    /// How long a host's connections are assumed to outlive its last transfer: servers close
+    /// idle HTTP/2 connections after a minute or more, libcurl after 118 s (CURLOPT_MAXAGE_CONN).
+    static let connectionIdleLifetime: Duration = .seconds(30)
+
+    private func enqueue(_ transfer: Transfer) {
+        let queue: HostQueue
+        if let known = hosts[transfer.host] {
+            queue = known
+        } else {
+            queue = HostQueue(admission: HostAdmission(
+                streamsPerConnection: configuration.maxConcurrentStreams, maxConnections: configuration.maxConnectionsPerHost))
+            hosts[transfer.host] = queue
+        }
+        if let idleSince = queue.idleSince, ContinuousClock.now - idleSince > Self.connectionIdleLifetime {
+            queue.forgetConnections()
+        }
+        queue.idleSince = nil
+        if queue.waitingCount == 0 { waitingHosts.append(transfer.host) }
+        queue.waiting.append(transfer)
+    }
+
+    /// Moves waiting transfers into libcurl as their hosts' connections can take them, within
+    /// `maxActiveTransfers` in all. Returns whether any started.
     @discardableResult
     private func startQueued() -> Bool {
+        noteConnectedOpeners()
         var started = false
-        while active.count < configuration.maxActiveTransfers, queueHead < queue.count {
-            let transfer = queue[queueHead]
-            queueHead += 1
-            if transfer.completion.isCompleted { continue }
-            if isDown(transfer.host) {
-                transfer.discardOutput()
-                transfer.completion.complete(.failure(TransportError.hostDown(host: transfer.host)))
+        var index = 0
+        while index < waitingHosts.count {
+            let host = waitingHosts[index]
+            guard let queue = hosts[host] else {
+                waitingHosts.remove(at: index)
                 continue
             }
-            do {
-                let easy = try transfer.makeHandle(configuration: configuration)
-                let code = photos_curl_multi_add_handle(multi, easy)
-                guard code == CURLM_OK else {
-                    transfer.releaseHandle()
-                    throw TransportError.other(host: transfer.host, code: Int(code.rawValue), detail: "curl_multi_add_handle failed")
-                }
-                active[easy] = transfer
-                started = true
-            } catch {
-                transfer.discardOutput()
-                transfer.completion.complete(.failure(error))
+            if startWaiting(of: queue, host: host) { started = true }
+            queue.compact()
+            if queue.waitingCount == 0 {
+                waitingHosts.remove(at: index)
+            } else {
+                index += 1
             }
-        }
-        if queueHead == queue.count {
-            queue.removeAll(keepingCapacity: true)
-            queueHead = 0
-        } else if queueHead > 1024 {
-            queue.removeFirst(queueHead)
-            queueHead = 0
         }
         return started
     }
 
+    /// Starts what `queue`'s admission allows now. Returns whether any started.
+    private func startWaiting(of queue: HostQueue, host: String) -> Bool {
+        queue.skipCompleted()
+        guard queue.waitingCount > 0 else { return false }
+        if isDown(host) {
+            while let transfer = queue.popFirst() {
+                transfer.discardOutput()
+                transfer.completion.complete(.failure(TransportError.hostDown(host: host)))
+            }
+            return false
+        }
+        var plan = queue.admission.plan(waiting: queue.waitingCount)
+        let room = max(0, configuration.maxActiveTransfers - active.count)
+        if plan.total > room {
+            // The transport's own bound on transfers in libcurl's hands (and so on memory).
+            if plan.openersFirst {
+                plan.openers = min(plan.openers, room)
+                plan.regular = room - plan.openers
+            } else {
+                plan.regular = min(plan.regular, room)
+                plan.openers = room - plan.regular
+            }
+        }
+        guard plan.total > 0 else { return false }
+        var started = HostAdmission.Plan(openersFirst: plan.openersFirst)
+        var openersLeft = plan.openers, regularLeft = plan.regular
+        while openersLeft + regularLeft > 0, let transfer = queue.popFirst() {
+            if transfer.completion.isCompleted { continue }
+            let opener = plan.openersFirst ? openersLeft > 0 : regularLeft == 0
+            guard add(transfer) else { continue }
+            if opener {
+                openersLeft -= 1
+                started.openers += 1
+                transfer.role = .opening
+                queue.openers.append(transfer)
+            } else {
+                regularLeft -= 1
+                started.regular += 1
+            }
+        }
+        queue.admission.started(started)
+        return started.total > 0
+    }
+
+    /// Hands `transfer` to libcurl; on failure completes it with the error. Returns whether it
+    /// was added.
+    private func add(_ transfer: Transfer) -> Bool {
+        do {
+            let easy = try transfer.makeHandle(configuration: configuration)
+            let code = photos_curl_multi_add_handle(multi, easy)
+            guard code == CURLM_OK else {
+                transfer.releaseHandle()
+                throw TransportError.other(host: transfer.host, code: Int(code.rawValue), detail: "curl_multi_add_handle failed")
+            }
+            active[easy] = transfer
+            return true
+        } catch {
+            transfer.discardOutput()
+            transfer.completion.complete(.failure(error))
+            return false
+        }
+    }
+
+    /// Resolves the openers whose request went out: on a connection of their own, whose streams
+    /// are now open to the transfers that wait, or on one that came up meanwhile.
+    private func noteConnectedOpeners() {
+        for queue in hosts.values where !queue.openers.isEmpty {
+            queue.openers.removeAll { transfer in
+                guard transfer.requestSent else { return false }
+                transfer.role = .resolved
+                queue.admission.openerResolved(newConnection: queue.learnConnection(of: transfer))
+                return true
+            }
+        }
+    }
+
+    /// Accounts for `transfer` leaving libcurl (finished or cancelled); call it while its handle
+    /// still exists.
+    private func left(_ transfer: Transfer) {
+        guard let queue = hosts[transfer.host] else { return }
+        let sent = transfer.requestSent
+        let new = sent && queue.learnConnection(of: transfer)
+        switch transfer.role {
+        case .opening:
+            transfer.role = .resolved
+            queue.openers.removeAll { $0 === transfer }
+            queue.admission.finished(openerStillOpening: true, requestSent: sent, newConnection: new)
+        case .resolved, .regular:
+            queue.admission.finished(openerStillOpening: false, requestSent: sent, newConnection: new)
+        }
+        if queue.admission.active == 0 { queue.idleSince = .now }
+    }
+
     /// Completes every finished transfer. Returns whether any finished.
+    @discardableResult
     private func collectFinished() -> Bool {
         var finished = false
         var easy: UnsafeMutableRawPointer?
         var code = CURLE_OK
         while photos_curl_multi_next_done(multi, &easy, &code) {
             guard let handle = easy, let transfer = active.removeValue(forKey: handle) else { continue }
+            left(transfer)
             photos_curl_multi_remove_handle(multi, handle)
             let result = transfer.finish(code: code)
             record(result, connections: transfer.connectionsOpened)
@@ -242,6 +364,59 @@ final class CurlLoop: @unchecked Sendable {
             case .failure:
                 statistics.failedTransfers += 1
             }
+        }
+    }
+}
+
+/// One host's transfers on the loop thread: those waiting for libcurl, in order, the openers
+/// whose connection is not up yet, the connections seen (by local port), and the admission that
+/// decides when the next transfers start.
+private final class HostQueue {
+    var admission: HostAdmission
+    var waiting: [Transfer] = []
+    var head = 0
+    var openers: [Transfer] = []
+    /// Local ports of the connections this host's transfers went out on.
+    var ports: Set<Int> = []
+    /// When the last transfer in libcurl's hands left, while none is.
+    var idleSince: ContinuousClock.Instant?
+
+    init(admission: HostAdmission) {
+        self.admission = admission
+    }
+
+    var waitingCount: Int { waiting.count - head }
+
+    /// Records the connection `transfer` went out on; returns whether it was not known yet.
+    func learnConnection(of transfer: Transfer) -> Bool {
+        let port = transfer.localPort
+        return port != 0 && ports.insert(port).inserted
+    }
+
+    func forgetConnections() {
+        admission.forgetConnections()
+        ports.removeAll()
+    }
+
+    func popFirst() -> Transfer? {
+        guard head < waiting.count else { return nil }
+        defer { head += 1 }
+        return waiting[head]
+    }
+
+    /// Drops cancelled transfers from the front, so that they are not counted as waiting.
+    func skipCompleted() {
+        while head < waiting.count, waiting[head].completion.isCompleted { head += 1 }
+    }
+
+    /// Frees the slots of transfers already taken.
+    func compact() {
+        if head == waiting.count {
+            waiting.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head > 1024 {
+            waiting.removeFirst(head)
+            head = 0
         }
     }
 }

@@ -3,8 +3,8 @@ import PhotosCore
 import Synchronization
 
 /// The HTTP transport of photos: libcurl's multi interface on one loop thread, HTTP/2 over TLS
-/// with many streams on one connection per host, retries with backoff, and in-flight sharing of
-/// identical requests.
+/// with many streams per connection and more connections to a host only when its streams are all
+/// in use, retries with backoff, and in-flight sharing of identical requests.
 public final class CurlTransport: HTTPFetching {
     public let configuration: TransportConfiguration
     private let loop: CurlLoop
@@ -37,6 +37,9 @@ public final class CurlTransport: HTTPFetching {
         }
         if first { loop.shutdown() }
     }
+
+    /// As many as one host's connections carry (``TransportConfiguration/maxActiveTransfers``).
+    public var concurrentTransfers: Int { configuration.maxActiveTransfers }
 
     /// Counters since the transport was created.
     public var statistics: TransportStatistics {

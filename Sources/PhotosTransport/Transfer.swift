@@ -37,6 +37,18 @@ final class Transfer: @unchecked Sendable {
     private var resumable: ResumableFile?
     /// Connections libcurl opened for this transfer, known once it finished.
     private(set) var connectionsOpened = 0
+    /// Whether the loop started this transfer to open a connection of its own (see
+    /// ``HostAdmission``). Loop thread only.
+    var role = ConnectionRole.regular
+
+    enum ConnectionRole {
+        /// Placed on a connection there is room on.
+        case regular
+        /// Started to open a connection; what libcurl did with it is not known yet.
+        case opening
+        /// Started to open a connection, and accounted for.
+        case resolved
+    }
 
     /// Bytes of an error response kept for diagnostics when downloading to a file.
     private static let errorBodyLimit = 64 * 1024
@@ -138,6 +150,24 @@ final class Transfer: @unchecked Sendable {
                 detail: "libcurl refused option \(refused.option.rawValue): \(String(cString: photos_curl_easy_strerror(refused.code)))")
         }
         return easy
+    }
+
+    /// Whether the request has gone out, so its connection is up (libcurl's pre-transfer time is
+    /// set). Loop thread, while the handle exists.
+    var requestSent: Bool {
+        guard let easy else { return false }
+        var pretransfer: curl_off_t = 0
+        photos_curl_easy_getinfo_offset(easy, CURLINFO_PRETRANSFER_TIME_T, &pretransfer)
+        return pretransfer > 0
+    }
+
+    /// The local port of the connection this transfer uses, which tells one connection to a host
+    /// from another; 0 before it has one. Loop thread, while the handle exists.
+    var localPort: Int {
+        guard let easy else { return 0 }
+        var port = 0
+        photos_curl_easy_getinfo_long(easy, CURLINFO_LOCAL_PORT, &port)
+        return port
     }
 
     /// Frees the easy handle; the caller has removed it from the multi handle.

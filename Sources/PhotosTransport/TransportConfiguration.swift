@@ -3,13 +3,21 @@ import PhotosCore
 
 /// How the transport connects, times out and retries.
 public struct TransportConfiguration: Sendable {
-    /// Connections per host. One is enough for HTTP/2, where every transfer is a stream.
-    public var maxConnectionsPerHost: Int = 1
-    /// Transfers handed to libcurl at once; more wait in the transport's own queue. One
-    /// connection's worth of streams: more would only wait inside libcurl, costing memory.
-    public var maxActiveTransfers: Int = 100
+    /// The most connections to one host. A host gets one connection while its HTTP/2 streams
+    /// suffice, and another only when every stream the server allows is in use and more
+    /// transfers wait (see ``HostAdmission``); 1 keeps every host on one connection.
+    /// Six, as browsers allow for HTTP/1.1.
+    public var maxConnectionsPerHost: Int = TransportConfiguration.defaultMaxConnectionsPerHost
     /// Streams per HTTP/2 connection (the server's own limit still applies).
     public var maxConcurrentStreams: Int = 100
+
+    public static let defaultMaxConnectionsPerHost = 6
+    /// The accepted range of ``maxConnectionsPerHost``.
+    public static let connectionsPerHostRange = 1...32
+
+    /// Transfers handed to libcurl at once; more wait in the transport's own queue. As many as
+    /// one host's connections can carry: more would only wait inside libcurl, costing memory.
+    public var maxActiveTransfers: Int { max(1, maxConnectionsPerHost) * max(1, maxConcurrentStreams) }
     public var connectTimeout: Duration = .seconds(10)
     /// A transfer slower than this many bytes per second for `lowSpeedTime` is a stall.
     public var lowSpeedLimit: Int = 1024

@@ -66,7 +66,7 @@ import Testing
         let list = try #require(try JSONSerialization.jsonObject(with: providers.stdoutBytes) as? [[String: Any]])
         let variables = list.flatMap { ($0["settings"] as? [[String: Any]] ?? []).compactMap { $0["variable"] as? String } }
         #expect(!variables.isEmpty)
-        for variable in variables + ["PHOTOS_CACHE_DIR", "PHOTOS_CA_BUNDLE", "PHOTOS_CACHE_MAX_SIZE_MB"] {
+        for variable in variables + ["PHOTOS_CACHE_DIR", "PHOTOS_CA_BUNDLE", "PHOTOS_CACHE_MAX_SIZE_MB", "PHOTOS_MAX_CONNECTIONS_PER_HOST"] {
             #expect(run.stdout.contains("\"\(variable)\""), "\(variable) missing from config show")
         }
     }

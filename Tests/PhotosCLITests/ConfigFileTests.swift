@@ -1,4 +1,6 @@
 import Testing
+import Foundation
+import PhotosCore
 
 @testable import PhotosCLI
 
@@ -88,6 +90,25 @@ import Testing
         #expect(environment.settings["FLICKR_API_KEY"] == "from-env")
         #expect(environment.settings["PHOTOS_PLACEHOLDER_API"] == "https://example.test")
     }
-}
 
-import Foundation
+    @Test func connectionsPerHostComeFromTheNetworkTableOrTheEnvironment() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photos-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("config.toml").path
+        #expect(try AppEnvironment.load(environment: ["PHOTOS_CONFIG": path]).maxConnectionsPerHost() == 6, "the default")
+
+        try "[network]\nmax_connections_per_host = 1\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let file = try AppEnvironment.load(environment: ["PHOTOS_CONFIG": path])
+        #expect(try file.maxConnectionsPerHost() == 1)
+        #expect(try file.makeTransport().configuration.maxConnectionsPerHost == 1, "the transport gets it")
+        #expect(try !file.makeTransport().isStarted, "libcurl is loaded only for a first request")
+        let environment = try AppEnvironment.load(environment: ["PHOTOS_CONFIG": path, "PHOTOS_MAX_CONNECTIONS_PER_HOST": "3"])
+        #expect(try environment.maxConnectionsPerHost() == 3)
+
+        for bad in ["0", "33", "many"] {
+            let refused = try AppEnvironment.load(environment: ["PHOTOS_CONFIG": path, "PHOTOS_MAX_CONNECTIONS_PER_HOST": bad])
+            #expect(throws: PhotosError.self) { try refused.maxConnectionsPerHost() }
+        }
+    }
+}

@@ -40,6 +40,8 @@ import PhotosProviders
         ("[flickr]\n\n  \"api key\" = \"k\"\n", 3, "unknown key '\"api key\"' in [flickr]"),
         ("[cache.dir]\nx = 1\n", 1, "[cache] dir must be a string, not a table"),
         ("[cache]\nmax_size_mb = -1\n", 2, "from 1 to"),
+        ("[network]\nmax_connections_per_host = \"6\"\n", 2, "[network] max_connections_per_host must be an integer, got a string"),
+        ("[network]\nmax_connections_per_host = 0\n", 2, "must be a whole number from 1 to 32, got 0"),
     ])
     func reportsUnknownKeysAndWrongTypesWithTheirLine(text: String, line: Int, reason: String) {
         do {

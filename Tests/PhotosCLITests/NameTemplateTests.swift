@@ -123,4 +123,21 @@ struct NameTemplateTests {
         let photo = Photo(id: PhotoID(provider: "p", raw: "1"), title: "", imageURL: "https://h/own.jpg")
         #expect(ImageSizeChoice.original.url(for: photo) == "https://h/own.jpg", "no sizes: the photo's image")
     }
+
+    @Test func asciiTextIsSanitisedExactlyAsAnyOtherText() {
+        // The byte-wise path for ASCII against the Character-wise one, on every ASCII byte
+        // alone and between letters, dots and spaces, and on a few mixtures.
+        var samples = ["", " ", "..", " . ", "a", "CON", "con.txt", "a\r\nb", "\t x \t", "..hidden. ", "a/b\\c:d*e?f\"g<h>i|j"]
+        for byte in UInt8(0)..<0x80 {
+            let character = String(decoding: [byte], as: UTF8.self)
+            samples += [character, "a" + character + "b", " " + character + " ", "." + character, character + character + "x"]
+        }
+        for sample in samples {
+            #expect(FileNameSanitizer.field(sample, fallback: "_") == FileNameSanitizer.unicodeField(sample, fallback: "_"), "\(Array(sample.utf8))")
+            #expect(FileNameSanitizer.literal(sample) == FileNameSanitizer.unicodeLiteral(sample), "\(Array(sample.utf8))")
+            #expect(!FileNameSanitizer.isReservedDeviceName("ABCDEFGH" + sample), "a stem longer than any reserved name")
+        }
+        #expect(FileNameSanitizer.isReservedDeviceName(" con .jpg") && FileNameSanitizer.isReservedDeviceName("LPT1"))
+        #expect(!FileNameSanitizer.isReservedDeviceName("CONSOLE.jpg") && !FileNameSanitizer.isReservedDeviceName("photo 1.jpg"))
+    }
 }

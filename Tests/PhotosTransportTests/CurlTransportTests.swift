@@ -19,20 +19,28 @@ import Testing
         return try CurlTransport(configuration: configuration)
     }
 
-    @Test func twoHundredParallelDownloadsShareOneHTTP2Connection() async throws {
-        try await withFixtureServer { server in
+    /// Downloads `/thumbs/0.jpg` ... `/thumbs/<count - 1>.jpg` all at once into `folder`.
+    static func downloadThumbnails(_ count: Int, from server: FixtureServer, with transport: CurlTransport, into folder: TemporaryFolder)
+        async throws -> [Int: HTTPResponse]
+    {
+        try await withThrowingTaskGroup(of: (Int, HTTPResponse).self) { group in
+            for index in 0..<count {
+                group.addTask {
+                    let target = folder.url.appendingPathComponent("\(index).jpg")
+                    return (index, try await transport.download(HTTPRequest(url: "\(server.url)/thumbs/\(index).jpg"), to: target))
+                }
+            }
+            return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+    }
+
+    @Test func twoHundredParallelDownloadsTakeTheTwoHTTP2ConnectionsTheyNeed() async throws {
+        // The latency keeps the first hundred in flight while the others arrive.
+        try await withFixtureServer(FixtureServerConfiguration(latencyMilliseconds: 200)) { server in
             let transport = try Self.transport(for: server)
             let folder = try TemporaryFolder()
 
-            let responses = try await withThrowingTaskGroup(of: (Int, HTTPResponse).self) { group in
-                for index in 0..<200 {
-                    group.addTask {
-                        let target = folder.url.appendingPathComponent("\(index).jpg")
-                        return (index, try await transport.download(HTTPRequest(url: "\(server.url)/thumbs/\(index).jpg"), to: target))
-                    }
-                }
-                return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
-            }
+            let responses = try await Self.downloadThumbnails(200, from: server, with: transport, into: folder)
 
             #expect(responses.count == 200)
             #expect(responses.values.allSatisfy { $0.status == 200 && $0.httpVersion == .http2 })
@@ -44,14 +52,69 @@ import Testing
             }
             #expect(try folder.contents().count == 200, "no temp file is left beside the images")
 
+            // The server allows 100 streams per connection: 200 transfers at once need two
+            // connections, and get no more, although the cap is six.
             let stats = server.stats()
-            #expect(stats.connections == 1)
+            #expect(stats.connections == 2)
             #expect(stats.streams == 200)
             #expect(stats.requests == 200)
             let counters = transport.statistics
-            #expect(counters.connectionsOpened == 1)
+            #expect(counters.connectionsOpened == 2)
             #expect(counters.transfersByVersion[.http2] == 200)
             #expect(counters.transfersByVersion.count == 1)
+        }
+    }
+
+    @Test func thirtyDownloadsShareOneConnection() async throws {
+        // A listing's thumbnails: far fewer than one connection's streams.
+        try await withFixtureServer(FixtureServerConfiguration(latencyMilliseconds: 50)) { server in
+            let transport = try Self.transport(for: server)
+            let responses = try await Self.downloadThumbnails(30, from: server, with: transport, into: try TemporaryFolder())
+            #expect(responses.values.allSatisfy { $0.status == 200 && $0.httpVersion == .http2 })
+            #expect(server.stats().connections == 1)
+            #expect(server.stats().streams == 30)
+        }
+    }
+
+    @Test func transfersBeyondOneConnectionsStreamsOpenConnectionsByNeedUpToTheCap() async throws {
+        // Ten streams per connection, on both sides, and fifty transfers: more than one
+        // connection, and never more than fifty transfers need (five), below the cap of six. How
+        // many of the five depends on how many transfers are in flight at once, which the
+        // latency keeps above ten.
+        try await withFixtureServer(FixtureServerConfiguration(latencyMilliseconds: 200, maxConcurrentStreams: 10)) { server in
+            let transport = try Self.transport(for: server) { $0.maxConcurrentStreams = 10 }
+            let responses = try await Self.downloadThumbnails(50, from: server, with: transport, into: try TemporaryFolder())
+            #expect(responses.count == 50 && responses.values.allSatisfy { $0.status == 200 && $0.httpVersion == .http2 })
+            #expect((2...5).contains(server.stats().connections), "more than one, at most ceil(50 / 10)")
+            #expect(server.stats().requests == 50)
+            #expect(transport.statistics.connectionsOpened == server.stats().connections)
+        }
+    }
+
+    @Test func aServerAllowingFewerStreamsStillGetsNoMoreThanTheCap() async throws {
+        // The server allows ten streams, photos asks for a hundred: libcurl learns the server's
+        // limit from its SETTINGS and opens connections for what its streams cannot take. How
+        // many depends on when the SETTINGS arrive; never more than the cap.
+        try await withFixtureServer(FixtureServerConfiguration(latencyMilliseconds: 100, maxConcurrentStreams: 10)) { server in
+            let transport = try Self.transport(for: server) { $0.maxConnectionsPerHost = 3 }
+            let responses = try await Self.downloadThumbnails(60, from: server, with: transport, into: try TemporaryFolder())
+            #expect(responses.count == 60 && responses.values.allSatisfy { $0.status == 200 })
+            #expect((1...3).contains(server.stats().connections))
+            #expect(server.stats().requests == 60)
+        }
+    }
+
+    @Test func aCapOfOneKeepsEveryTransferOnOneConnection() async throws {
+        try await withFixtureServer(FixtureServerConfiguration(latencyMilliseconds: 100, maxConcurrentStreams: 10)) { server in
+            let transport = try Self.transport(for: server) {
+                $0.maxConnectionsPerHost = 1
+                $0.maxConcurrentStreams = 10
+            }
+            #expect(transport.concurrentTransfers == 10, "libcurl is handed no more than the one connection carries")
+            let responses = try await Self.downloadThumbnails(50, from: server, with: transport, into: try TemporaryFolder())
+            #expect(responses.count == 50 && responses.values.allSatisfy { $0.status == 200 && $0.httpVersion == .http2 })
+            #expect(server.stats().connections == 1)
+            #expect(server.stats().requests == 50)
         }
     }
 

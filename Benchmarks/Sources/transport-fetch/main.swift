@@ -19,7 +19,8 @@ while let name = arguments.popFirst() {
     options[String(name.dropFirst(2))] = value
 }
 guard let urlsFile = options["urls"], let out = options["out"] else { fail("--urls and --out are required") }
-let connectionsPerHost = Int(options["connections-per-host"] ?? "1") ?? 1
+// By default what photos itself uses (connections by need, up to TransportConfiguration's cap).
+let connectionsPerHost = options["connections-per-host"].flatMap { Int($0) } ?? TransportConfiguration.defaultMaxConnectionsPerHost
 
 let list: [String]
 do {
@@ -62,8 +63,8 @@ let failures = await withTaskGroup(of: Bool.self) { group in
             }
         }
     }
-    // A window of tasks: a connection's worth of streams plus a little.
-    for _ in 0..<128 { addNext() }
+    // A window of tasks, as photos keeps: what the transport carries at once plus a little.
+    for _ in 0..<(transport.concurrentTransfers + 28) { addNext() }
     var failures = 0
     for await ok in group {
         addNext()

@@ -54,7 +54,11 @@ struct ConfigSchema: Sendable {
                 summary: "providers `photos list` asks without --provider: names, or \"all\" (default: every ready provider that serves real photos)",
                 kind: .providerList, isSecret: false, defaultValue: nil, example: registry.names.first)
         ]
-        settings += AppEnvironment.coreSettings.map(Self.setting)
+        settings += AppEnvironment.coreSettings.map { core in
+            var setting = Self.setting(core)
+            if let range = AppEnvironment.integerRanges[core.variable] { setting.kind = .integer(range) }
+            return setting
+        }
         settings += CacheConfiguration.numericSettings.map {
             ConfigSetting(
                 configKey: $0.configKey, variable: $0.variable, summary: $0.summary, kind: .integer($0.range),

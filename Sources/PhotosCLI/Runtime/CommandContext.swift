@@ -46,7 +46,7 @@ extension CommandRuntime {
             let cache = try environment.makeCache()
             defer { cache.close() }
             let http: any HTTPFetching = network ? try environment.makeTransport() : NoNetwork()
-            defer { (http as? CurlTransport)?.shutdown() }
+            defer { (http as? LazyTransport)?.shutdown() }
             do {
                 try await work(CommandContext(environment: environment, cache: cache, http: http, maxImageBytes: maxImageBytes))
             } catch {

@@ -220,6 +220,12 @@ enum FileNameSanitizer {
     /// (tabs, newlines, no-break spaces) as single spaces, refused characters as `_`, leading
     /// and trailing dots and spaces trimmed; `fallback` when nothing is left.
     static func field(_ value: String, fallback: String) -> String {
+        if let ascii = asciiField(value) { return ascii.isEmpty ? fallback : ascii }
+        return unicodeField(value, fallback: fallback)
+    }
+
+    /// ``field(_:fallback:)`` for any text, a Character at a time.
+    static func unicodeField(_ value: String, fallback: String) -> String {
         var result = ""
         var pendingSpace = false
         for character in FileNameSanitizer.composed(value) {
@@ -233,9 +239,50 @@ enum FileNameSanitizer {
             pendingSpace = false
             result += cleaned
         }
-        // No hidden file, no `.` or `..`, nothing Windows would drop.
-        let trimmed = result.trimmingCharacters(in: CharacterSet(charactersIn: ". "))
-        return trimmed.isEmpty ? fallback : trimmed
+        // No hidden file, no `.` or `..`, nothing Windows would drop. Trimmed by scalars, as
+        // Foundation's trimmingCharacters(in:) would, without its cost.
+        let scalars = result.unicodeScalars
+        let kept: (Unicode.Scalar) -> Bool = { $0 != "." && $0 != " " }
+        guard let first = scalars.firstIndex(where: kept), let last = scalars.lastIndex(where: kept) else { return fallback }
+        return String(scalars[first...last])
+    }
+
+    /// ``field(_:fallback:)`` for ASCII text (most titles, owners and ids), byte by byte: the
+    /// same rules without a String per character; nil when `value` is not ASCII. This runs for
+    /// every field of every file a save names, a re-run included.
+    private static func asciiField(_ value: String) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(value.utf8.count)
+        var pendingSpace = false
+        for byte in value.utf8 {
+            guard byte < 0x80 else { return nil }
+            if isASCIIWhitespace(byte) {
+                pendingSpace = !bytes.isEmpty
+                continue
+            }
+            if byte < 0x20 || byte == 0x7F { continue }  // controls are dropped
+            if pendingSpace { bytes.append(0x20) }
+            pendingSpace = false
+            bytes.append(isRefusedASCII(byte) ? 0x5F : byte)
+        }
+        var start = 0, end = bytes.count
+        while start < end, bytes[start] == 0x2E || bytes[start] == 0x20 { start += 1 }
+        while end > start, bytes[end - 1] == 0x2E || bytes[end - 1] == 0x20 { end -= 1 }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+
+    /// Tab, line feed, vertical tab, form feed, carriage return and space: the ASCII characters
+    /// Swift calls white space or newlines.
+    private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+        (0x09...0x0D).contains(byte) || byte == 0x20
+    }
+
+    /// ``refused`` for an ASCII byte.
+    private static func isRefusedASCII(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x2F, 0x5C, 0x3A, 0x2A, 0x3F, 0x22, 0x3C, 0x3E, 0x7C: return true  // / \ : * ? " < > |
+        default: return false
+        }
     }
 
     /// `text` in Unicode's composed form (NFC), as macOS and most tools expect names; ASCII
@@ -246,6 +293,25 @@ enum FileNameSanitizer {
 
     /// Literal template text: the same characters refused, spaces kept as typed.
     static func literal(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            var bytes: [UInt8] = []
+            var previous: UInt8 = 0
+            for byte in text.utf8 {
+                defer { previous = byte }
+                if byte == 0x0A && previous == 0x0D { continue }  // CR LF is one character
+                if isASCIIWhitespace(byte) {
+                    bytes.append(0x20)
+                } else if !(byte < 0x20 || byte == 0x7F) {
+                    bytes.append(isRefusedASCII(byte) ? 0x5F : byte)
+                }
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        return unicodeLiteral(text)
+    }
+
+    /// ``literal(_:)`` for any text, a Character at a time.
+    static func unicodeLiteral(_ text: String) -> String {
         composed(text).map(clean).joined()
     }
 
@@ -303,6 +369,14 @@ enum FileNameSanitizer {
     /// Windows' reserved device names, alone or before an extension: CON, PRN, AUX, NUL,
     /// COM0-9, LPT0-9 (any case).
     static func isReservedDeviceName(_ name: String) -> Bool {
+        // Most names: an ASCII stem longer than any reserved name, spaces and tabs aside.
+        var letters = 0
+        for byte in name.utf8 {
+            if byte == 0x2E { break }
+            if byte >= 0x80 { letters = 0; break }
+            if byte != 0x20 && byte != 0x09 { letters += 1 }
+            if letters > 7 { return false }
+        }
         let stem = name.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first.map { $0.uppercased() } ?? ""
         let trimmed = stem.trimmingCharacters(in: .whitespaces)
         if ["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"].contains(trimmed) { return true }

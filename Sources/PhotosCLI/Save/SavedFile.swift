@@ -64,6 +64,8 @@ final class SavedFiles: Sendable {
     static let partSuffix = ".part"
 
     let folder: URL
+    /// `folder`'s path, to which relative paths are joined without URL's work.
+    private let folderPath: String
     let http: any HTTPFetching
     let maxImageBytes: Int
     let metadata: Bool
@@ -71,12 +73,17 @@ final class SavedFiles: Sendable {
 
     init(folder: URL, http: any HTTPFetching, maxImageBytes: Int, metadata: Bool) {
         self.folder = folder
+        folderPath = folder.path.hasSuffix("/") ? String(folder.path.dropLast()) : folder.path
         self.http = http
         self.maxImageBytes = maxImageBytes
         self.metadata = metadata
     }
 
     func url(_ path: String) -> URL { folder.appendingPathComponent(path) }
+
+    /// The file system path of `path` below `--to`: what ``url(_:)`` names, joined as a string
+    /// (this runs for every photo of a save, a re-run included).
+    func filePath(_ path: String) -> String { folderPath + "/" + path }
 
     // MARK: Names
 
@@ -89,13 +96,23 @@ final class SavedFiles: Sendable {
     /// A file marked as this photo's that no longer starts like an image (emptied by a power cut
     /// after its rename: files are not fsynced one by one) is `none`, so it is saved again.
     func existing(_ path: String, id: PhotoID) -> Existing {
-        let file = url(path)
+        let file = filePath(path)
         var info = stat()
-        guard lstat(file.path, &info) == 0 else { return .none }
+        guard lstat(file, &info) == 0 else { return .none }
         guard (info.st_mode & S_IFMT) == S_IFREG else { return .taken }
-        guard let owner = ExtendedAttribute.get(Self.ownerAttribute, path: file.path) else { return .own }
+        guard let owner = ExtendedAttribute.get(Self.ownerAttribute, path: file) else { return .own }
         guard owner == id.description else { return .taken }
-        return ImageKind(file: file) == nil ? .none : .own
+        return Self.startsLikeAnImage(file) ? .own : .none
+    }
+
+    /// Whether the file at `path` starts with an image's bytes (its first 12 bytes read).
+    static func startsLikeAnImage(_ path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var head = [UInt8](repeating: 0, count: 12)
+        let count = head.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 12) }
+        return count > 0 && ImageKind(sniffing: Data(head.prefix(count))) != nil
     }
 
     /// Creates the folders of `path` below `--to` (each once per run).
@@ -178,7 +195,7 @@ final class SavedFiles: Sendable {
     func completeSkipped(_ item: SaveItem) -> FileOutcome {
         guard metadata else { return .skipped }
         var info = stat()
-        if lstat(url(item.path).path + ".json", &info) == 0 { return .skipped }
+        if lstat(filePath(item.path) + ".json", &info) == 0 { return .skipped }
         return writeSidecar(item) ?? .skipped
     }
 

@@ -14,8 +14,9 @@ struct Saving {
     let context: CommandContext
     var environment: AppEnvironment { context.environment }
 
-    /// Files in flight at once: a connection's worth of HTTP/2 streams and some queued behind.
-    static let window = 128
+    /// Files in flight at once: what the transport carries at once (its connections' HTTP/2
+    /// streams) and some queued behind.
+    var window: Int { context.http.concurrentTransfers + 28 }
     /// Detail requests at once, for ids whose sizes no listing named.
     static let detailWindow = 16
 
@@ -120,7 +121,7 @@ struct Saving {
                     for (label, order, var item) in pending {
                         guard fatal == nil, !Task.isCancelled else { break }
                         item.cachedFile = cached[item.url]
-                        while inFlight >= Self.window { await collect() }
+                        while inFlight >= window { await collect() }
                         downloads.addTask { [item] in Labelled(label: label, order: order, outcome: await files.save(item)) }
                         inFlight += 1
                     }
