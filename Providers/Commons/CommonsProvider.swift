@@ -243,14 +243,14 @@ public struct CommonsProvider: RegisteredProvider {
 
     /// `{"error":{"code","info"}}`: the API's own refusals, sent with HTTP 200.
     static func apiError(code: String, info: String?) -> PhotosError {
-        let text = info.map { CommonsText.collapse($0) }.map { $0.count > 300 ? String($0.prefix(300)) + "…" : $0 }
+        let text = info.map { HTMLText.collapse($0) }.map { $0.count > 300 ? String($0.prefix(300)) + "…" : $0 }
         switch code {
         case "maxlag":
             return .unavailable(provider: name, detail: "Wikimedia's database servers are lagging (maxlag); try again shortly")
         case "ratelimited":
             return .unavailable(provider: name, detail: "Wikimedia is rate limiting requests (ratelimited); try again later")
         default:
-            return .unavailable(provider: name, detail: "Commons API error \(CommonsText.collapse(code)): \(text ?? "no message")")
+            return .unavailable(provider: name, detail: "Commons API error \(HTMLText.collapse(code)): \(text ?? "no message")")
         }
     }
 

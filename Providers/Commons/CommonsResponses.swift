@@ -1,4 +1,5 @@
 import Foundation
+import PhotosCore
 
 // MediaWiki Action API answers, read leniently with JSONSerialization: formatversion 2 sends
 // `query.pages` as an array, formatversion 1 as an object keyed by page id (either is read);
@@ -130,7 +131,7 @@ struct CommonsImageInfo {
     /// A metadata field as plain text; nil when absent or blank.
     func text(_ name: String) -> String? {
         guard let html = metadata[name] else { return nil }
-        let text = CommonsText.plain(html)
+        let text = HTMLText.plain(html)
         return text.isEmpty ? nil : text
     }
 }

@@ -189,7 +189,7 @@ public struct NASAProvider: RegisteredProvider {
         if let location = Self.nonEmpty(item.data?.location) { extra["location"] = location }
         if let credit = Self.nonEmpty(item.data?.secondaryCreator) { extra["credit"] = credit }
         if let photographer = Self.nonEmpty(item.data?.photographer), photographer != photo.owner { extra["photographer"] = photographer }
-        let description = item.data?.description.map(NASAText.plain).flatMap { $0.isEmpty ? nil : $0 }
+        let description = item.data?.description.map(HTMLText.plain).flatMap { $0.isEmpty ? nil : $0 }
         return PhotoDetail(photo: photo, description: description, takenAt: photo.takenAt, tags: photo.tags, sizes: sizes, extra: extra)
     }
 

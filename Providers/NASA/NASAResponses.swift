@@ -1,4 +1,5 @@
 import Foundation
+import PhotosCore
 
 // The NASA Image and Video Library's Collection+JSON answers, read leniently with
 // JSONSerialization: optional fields come and go, key order varies, keywords are a list or a
@@ -126,7 +127,7 @@ func nasaReason(_ body: Data) -> String? {
     guard let root = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
         let reason = nasaString(root["reason"]) ?? nasaString(root["message"])
     else { return nil }
-    let text = NASAText.collapse(reason)
+    let text = HTMLText.collapse(reason)
     guard !text.isEmpty else { return nil }
     return text.count > 300 ? String(text.prefix(300)) + "…" : text
 }

@@ -1,13 +1,13 @@
 import Foundation
 
-/// Plain text from the HTML NASA puts in descriptions (links, paragraphs, line breaks, now and
-/// then a script). Tags are dropped (script and style elements with their content), entities
-/// decoded, and whitespace collapsed to single spaces. Entities are decoded after the tags are
-/// gone, so `&lt;b&gt;` stays the text `<b>` and is never read as markup. Control characters
-/// that survive are left for the terminal layer to sanitise (and for JSON output to escape).
-/// (Each provider depends on the core only, so this is the provider's own copy.)
-enum NASAText {
-    static func plain(_ html: String) -> String {
+/// Plain text from the HTML providers put in their text fields (Commons' `extmetadata`, NASA's
+/// descriptions): links, spans, paragraphs, sometimes scripts. Tags are dropped (script and style
+/// elements with their content), entities decoded, and whitespace collapsed to single spaces.
+/// Entities are decoded after the tags are gone, so `&lt;b&gt;` stays the text `<b>` and is
+/// never read as markup. Control characters that survive are left for the terminal layer to
+/// sanitise (and for JSON output to escape).
+public enum HTMLText {
+    public static func plain(_ html: String) -> String {
         var text = String.UnicodeScalarView()
         let scalars = Array(html.unicodeScalars)
         var index = 0
@@ -105,7 +105,7 @@ enum NASAText {
     ]
 
     /// `&amp;`, `&#233;`, `&#xE9;` and the common named entities; anything else stays as written.
-    static func decodeEntities(_ text: String) -> String {
+    public static func decodeEntities(_ text: String) -> String {
         guard text.contains("&") else { return text }
         var result = ""
         var rest = Substring(text)
@@ -146,7 +146,7 @@ enum NASAText {
     }
 
     /// Runs of whitespace (spaces, tabs, newlines, no-break spaces) as one space, trimmed.
-    static func collapse(_ text: String) -> String {
+    public static func collapse(_ text: String) -> String {
         var result = ""
         var pendingSpace = false
         for character in text {
