@@ -66,7 +66,10 @@ public final class FixtureServer: Sendable {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
-                core.countConnection()
+                let number = core.countConnection()
+                if let silent = configuration.silentAfterConnections, number > silent {
+                    return channel.eventLoop.makeSucceededVoidFuture()  // bytes in, nothing out
+                }
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
                 }.flatMap {

@@ -21,6 +21,10 @@ public struct FixtureServerConfiguration: Sendable {
     public var routes: [FixtureRouteHandler]
     /// Whether ALPN offers `h2`; false makes an HTTP/1.1-only server (for fallback tests).
     public var offerHTTP2 = true
+    /// Connections accepted after this many are counted and then left silent: no TLS handshake,
+    /// no answer, as an overloaded server or a dropped SYN-ACK looks to a client (for tests of
+    /// a client's extra connections that never come up). nil: every connection is served.
+    public var silentAfterConnections: Int?
     /// Where jsonplaceholder's image URLs point: nil for this server's `/placeholder-img`; set it
     /// to a host that cannot be reached to serve what real users get (via.placeholder.com is gone).
     public var placeholderImageBase: String?

@@ -85,7 +85,17 @@ final class FixtureServerCore: Sendable {
             .first { $0.count > 4 && $0[0] == 0xFF && $0[1] == 0xD8 }
     }
 
-    func countConnection() { stats.withLock { $0.connections += 1 } }
+    /// Connections accepted since the server started (``stats`` can be reset; this cannot).
+    private let accepted = Locked(0)
+
+    /// Counts an accepted connection; returns how many were accepted since the start, this one included.
+    func countConnection() -> Int {
+        stats.withLock { $0.connections += 1 }
+        return accepted.withLock { count in
+            count += 1
+            return count
+        }
+    }
     func countStream() { stats.withLock { $0.streams += 1 } }
 
     /// Decides the complete response to `request`, counting it and applying faults.

@@ -344,14 +344,32 @@ final class CurlLoop: @unchecked Sendable {
         var code = CURLE_OK
         while photos_curl_multi_next_done(multi, &easy, &code) {
             guard let handle = easy, let transfer = active.removeValue(forKey: handle) else { continue }
+            let openerNeverSent = transfer.role == .opening && !transfer.requestSent
             left(transfer)
             photos_curl_multi_remove_handle(multi, handle)
+            if openerNeverSent, Self.isConnectFailure(code), let queue = hosts[transfer.host], queue.admission.connections > 0 {
+                // An extra connection did not come up, but the host's others work: the transfer
+                // waits for them instead of failing, and the host gets no more connections.
+                queue.admission.stopGrowing()
+                transfer.releaseHandle()
+                transfer.role = .regular
+                queue.requeueFirst(transfer)
+                if !waitingHosts.contains(transfer.host) { waitingHosts.append(transfer.host) }
+                finished = true
+                continue
+            }
             let result = transfer.finish(code: code)
             record(result, connections: transfer.connectionsOpened)
             transfer.completion.complete(result)
             finished = true
         }
         return finished
+    }
+
+    /// Failures of a connection that never came up: it could not be made, or its TCP or TLS
+    /// handshake outlasted the connect timeout.
+    static func isConnectFailure(_ code: CURLcode) -> Bool {
+        code == CURLE_COULDNT_CONNECT || code == CURLE_OPERATION_TIMEDOUT || code == CURLE_SSL_CONNECT_ERROR
     }
 
     private func record(_ result: Result<HTTPResponse, any Error>, connections: Int) {
@@ -396,6 +414,16 @@ private final class HostQueue {
     func forgetConnections() {
         admission.forgetConnections()
         ports.removeAll()
+    }
+
+    /// Puts `transfer` back at the front of the queue, to start before the others.
+    func requeueFirst(_ transfer: Transfer) {
+        if head > 0 {
+            head -= 1
+            waiting[head] = transfer
+        } else {
+            waiting.insert(transfer, at: 0)
+        }
     }
 
     func popFirst() -> Transfer? {

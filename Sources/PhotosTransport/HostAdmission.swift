@@ -40,6 +40,8 @@ struct HostAdmission: Equatable {
     private(set) var connections = 0
     /// Openers whose connection is not up yet.
     private(set) var opening = 0
+    /// The most connections while an extra one failed to come up: the host takes no more for now.
+    private(set) var growthCap: Int?
 
     /// What to start now: `regular` transfers and `openers` that each open a connection.
     struct Plan: Equatable {
@@ -74,7 +76,7 @@ struct HostAdmission: Equatable {
         // Every stream of the connections that are up is taken: the rest need connections,
         // less what the connections being opened will take once they are up.
         let unplaced = max(0, waiting - regular - (streams - 1) * opening)
-        let room = max(0, maxConnections - connections - opening)
+        let room = max(0, min(maxConnections, growthCap ?? maxConnections) - connections - opening)
         let openers = min(room, (unplaced + streams - 1) / streams)
         return Plan(regular: regular, openers: openers, openersFirst: false)
     }
@@ -109,11 +111,19 @@ struct HostAdmission: Equatable {
         }
     }
 
+    /// An extra connection did not come up (it timed out or was refused) while the host's other
+    /// connections carry transfers: open no more until the host is forgotten, and let the waiting
+    /// transfers share the connections it has.
+    mutating func stopGrowing() {
+        growthCap = max(1, connections)
+    }
+
     /// Forgets the connections of a host that has been idle long enough for libcurl or the
-    /// server to have closed them: the next burst starts again from one.
+    /// server to have closed them: the next burst starts again from one, free to grow.
     mutating func forgetConnections() {
         guard active == 0 else { return }
         connections = 0
+        growthCap = nil
     }
 
     private mutating func addConnection() {

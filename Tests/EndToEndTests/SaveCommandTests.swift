@@ -51,7 +51,7 @@ import Glibc
                 "--format", "json",
             ]
             let run = try await photos.run(arguments)
-            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.status == 0, "\(run.stderr)\(run.stdout)")
             let summary = try run.json()
             #expect(summary["saved"] as? Int == 300 && summary["skipped"] as? Int == 0)
             #expect((summary["failed"] as? [Any])?.isEmpty == true)

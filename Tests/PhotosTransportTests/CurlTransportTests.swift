@@ -104,6 +104,25 @@ import Testing
         }
     }
 
+    @Test func anExtraConnectionThatNeverComesUpLeavesTheTransfersOnTheFirst() async throws {
+        // The server answers its first connection only. The transfers past its ten streams try a
+        // second one, which times out in its TLS handshake: they wait for the first connection's
+        // streams instead of failing, and the host is not taken for down.
+        var configuration = FixtureServerConfiguration(latencyMilliseconds: 200, maxConcurrentStreams: 10)
+        configuration.silentAfterConnections = 1
+        try await withFixtureServer(configuration) { server in
+            let transport = try Self.transport(for: server) {
+                $0.maxConcurrentStreams = 10
+                $0.connectTimeout = .seconds(1)
+            }
+            let responses = try await Self.downloadThumbnails(30, from: server, with: transport, into: try TemporaryFolder())
+            #expect(responses.count == 30 && responses.values.allSatisfy { $0.status == 200 })
+            #expect(server.stats().requests == 30, "all thirty over the one connection that works")
+            #expect(server.stats().connections >= 2, "a second connection was tried")
+            #expect(transport.statistics.failedTransfers == 0)
+        }
+    }
+
     @Test func aCapOfOneKeepsEveryTransferOnOneConnection() async throws {
         try await withFixtureServer(FixtureServerConfiguration(latencyMilliseconds: 100, maxConcurrentStreams: 10)) { server in
             let transport = try Self.transport(for: server) {

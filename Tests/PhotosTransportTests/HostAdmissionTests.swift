@@ -138,4 +138,18 @@ import Testing
         // The next page's 300 go straight onto the three connections libcurl kept.
         #expect(admission.plan(waiting: 300) == Plan(regular: 300, openers: 0))
     }
+
+    @Test func anExtraConnectionThatFailsStopsTheGrowthUntilTheHostIsForgotten() {
+        var admission = HostAdmission(streamsPerConnection: 10, maxConnections: 6)
+        Self.start(&admission, waiting: 50)
+        admission.openerResolved(newConnection: true)
+        #expect(Self.start(&admission, waiting: 40) == Plan(regular: 0, openers: 4))
+        for _ in 0..<4 { admission.finished(openerStillOpening: true, requestSent: false, newConnection: false) }
+        admission.stopGrowing()
+        #expect(admission.plan(waiting: 44) == Plan(), "the one connection's streams are taken, and no opener")
+        for _ in 0..<10 { admission.finished(openerStillOpening: false, requestSent: true, newConnection: false) }
+        #expect(admission.plan(waiting: 44) == Plan(regular: 10, openers: 0))
+        admission.forgetConnections()
+        #expect(admission.plan(waiting: 44) == Plan(regular: 9, openers: 1, openersFirst: true), "free to grow again")
+    }
 }

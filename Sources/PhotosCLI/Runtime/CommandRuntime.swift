@@ -23,14 +23,18 @@ enum CommandRuntime {
     static func run(_ work: @escaping @Sendable () async throws -> Void) async throws {
         // The signal that stopped the work, 0 while none has.
         let received = Atomic<Int32>(0)
+        let running = Mutex<Task<Void, any Error>?>(nil)
         signal(SIGPIPE, SIG_IGN)
-        let task = Task { try await work() }
+        // The signal sources are in place before the work starts. libdispatch installs its
+        // handler for a signal when the first source for it registers; a command that adds its
+        // own sources (browse) must not register first, or the SIG_IGN set here would replace
+        // that handler and the signal would be lost.
         let sources = stopSignals.map { stop in
             signal(stop.signal, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: stop.signal, queue: .global())
             source.setEventHandler {
                 guard received.compareExchange(expected: 0, desired: stop.signal, ordering: .relaxed).exchanged else { return }
-                task.cancel()
+                running.withLock { $0 }?.cancel()
                 // Cancellation normally ends the work at once; never hang on it.
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(900)) {
                     leave(after: stop.signal)
@@ -40,6 +44,9 @@ enum CommandRuntime {
             return source
         }
         defer { for source in sources { source.cancel() } }
+        let task = Task { try await work() }
+        running.withLock { $0 = task }
+        if received.load(ordering: .relaxed) != 0 { task.cancel() }  // a signal came before the work started
 
         do {
             try await task.value
