@@ -46,7 +46,8 @@ import Testing
         // The tool has exited once the marker exists; tmux may still be reading the pty, so poll
         // the pane until the last caption line shows up (sleeping without holding one of the few
         // cooperative threads the other tests run on).
-        let deadline = Date().addingTimeInterval(30)
+        // Generous: on a loaded 2-core machine the debug build's rendering can take tens of seconds.
+        let deadline = Date().addingTimeInterval(120)
         var capture = ""
         while Date() < deadline {
             if FileManager.default.fileExists(atPath: marker.path) {
