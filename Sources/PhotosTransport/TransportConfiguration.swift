@@ -18,6 +18,11 @@ public struct TransportConfiguration: Sendable {
     /// Transfers handed to libcurl at once; more wait in the transport's own queue. As many as
     /// one host's connections can carry: more would only wait inside libcurl, costing memory.
     public var maxActiveTransfers: Int { max(1, maxConnectionsPerHost) * max(1, maxConcurrentStreams) }
+    /// libcurl's receive buffer per transfer (CURLOPT_BUFFERSIZE; its default is 16 KiB). Every
+    /// transfer in libcurl's hands holds one, and with several connections' streams that is
+    /// hundreds: 8 KiB saves some 5 MB of peak memory at 600 transfers, for the same speed
+    /// (HTTP/2 still reads the socket 32 KiB at a time).
+    public var receiveBufferSize: Int = 8 * 1024
     public var connectTimeout: Duration = .seconds(10)
     /// A transfer slower than this many bytes per second for `lowSpeedTime` is a stall.
     public var lowSpeedLimit: Int = 1024
