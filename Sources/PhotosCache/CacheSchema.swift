@@ -11,7 +11,8 @@ import GRDB
 ///   per-page (``ListingKey``), never by a URL (URLs carry API keys); its HTTP validators;
 ///   `fetched_at` (when the network last confirmed it) and `last_access`.
 /// - `photo`: the unified photo model, one row per `provider:raw` id; `sizes` (version 2) holds
-///   the sizes a listing named, as JSON, so that `photos save` can choose one from the cache.
+///   the sizes a listing named (`WIDTH US HEIGHT US LABEL US URL` records separated by RS), so
+///   that `photos save` can choose one from the cache.
 /// - `listing_photo`: which photos a listing page holds, in order.
 /// - `image`: content-addressed files by source URL: path (relative to the cache root),
 ///   recorded size, provider, created and last access times (the LRU order).

@@ -171,14 +171,19 @@ extension PhotoCache {
             // A time that is not a time, one before 1970 or one in the future, makes the page as old
             // as can be: it is revalidated, and its age stays a number of seconds photos can print.
             if !fetchedAt.isFinite || fetchedAt < 0 || fetchedAt > now.timeIntervalSince1970 + 86_400 { fetchedAt = 0 }
-            let photos = try Row.fetchAll(
+            // A cursor over the rows, read by column position: no copy of each row, and no
+            // look-up of column names (GRDB compares them case-insensitively, per value).
+            var photos: [Photo] = []
+            let cursor = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT p.* FROM listing_photo lp JOIN photo p ON p.id = lp.photo_id
+                    SELECT \(Self.photoColumns("p.")) FROM listing_photo lp JOIN photo p ON p.id = lp.photo_id
                     WHERE lp.listing_id = ? ORDER BY lp.position
                     """,
-                arguments: [id]
-            ).compactMap(Self.photo(from:))
+                arguments: [id])
+            while let photoRow = try cursor.next() {
+                if let photo = Self.photo(from: photoRow) { photos.append(photo) }
+            }
             let page = PhotoPage(page: key.page, perPage: key.perPage, total: row.value("total"), hasMore: row.value("has_more") ?? false, photos: photos)
             return StoredListing(
                 id: id, page: page, validators: HTTPValidators(etag: row.value("etag"), lastModified: row.value("last_modified")),
@@ -239,20 +244,27 @@ extension PhotoCache {
         }
     }
 
-    /// A photo from its row; nil for a row that no longer makes sense (never trust the disk).
+    /// The columns `photo(from:)` reads, in the order it reads them.
+    static func photoColumns(_ prefix: String = "") -> String {
+        ["provider", "raw", "title", "owner", "thumbnail_url", "image_url", "width", "height", "page_url", "taken_at",
+         "uploaded_at", "tags", "sizes"].map { prefix + $0 }.joined(separator: ", ")
+    }
+
+    /// A photo from a row of `photoColumns()`; nil for a row that no longer makes sense (never
+    /// trust the disk).
     static func photo(from row: Row) -> Photo? {
-        guard let provider: String = row.value("provider"), let raw: String = row.value("raw"), !provider.isEmpty, !raw.isEmpty else {
+        guard let provider: String = row[0], let raw: String = row[1], !provider.isEmpty, !raw.isEmpty else {
             return nil
         }
-        let tags = (row.value("tags") as String?).map(Self.decodeTags) ?? []
-        let sizes = (row.value("sizes") as String?).map(Self.decodeSizes) ?? []
-        let taken: Double? = row.value("taken_at")
-        let uploaded: Double? = row.value("uploaded_at")
+        let tags = (row[11] as String?).map(Self.decodeTags) ?? []
+        let sizes = (row[12] as String?).map(Self.decodeSizes) ?? []
+        let taken: Double? = row[9]
+        let uploaded: Double? = row[10]
         return Photo(
-            id: PhotoID(provider: provider, raw: raw), title: row.value("title") ?? "", owner: row.value("owner"),
-            thumbnailURL: row.value("thumbnail_url"), imageURL: row.value("image_url"), width: row.value("width"),
-            height: row.value("height"), pageURL: row.value("page_url"), takenAt: taken.map(Date.init(timeIntervalSince1970:)),
-            uploadedAt: uploaded.map(Date.init(timeIntervalSince1970:)), tags: tags, sizes: sizes)
+            id: PhotoID(provider: provider, raw: raw), title: row[2] ?? "", owner: row[3], thumbnailURL: row[4],
+            imageURL: row[5], width: row[6], height: row[7], pageURL: row[8],
+            takenAt: taken.map(Date.init(timeIntervalSince1970:)), uploadedAt: uploaded.map(Date.init(timeIntervalSince1970:)),
+            tags: tags, sizes: sizes)
     }
 
     /// The `sizes` column: one size per record, `WIDTH US HEIGHT US LABEL US URL`, records
@@ -269,15 +281,48 @@ extension PhotoCache {
     }
 
     static func decodeSizes(_ text: String) -> [PhotoSize] {
-        // Split on the separator bytes (never part of another character's UTF-8), not on
-        // Characters: this runs for every size of every cached photo.
-        text.utf8.split(separator: 0x1E).compactMap { record in
-            let fields = record.split(separator: 0x1F, maxSplits: 3, omittingEmptySubsequences: false)
-            guard fields.count == 4, !fields[3].isEmpty else { return nil }
-            return PhotoSize(
-                label: String(decoding: fields[2], as: UTF8.self), width: Int(String(decoding: fields[0], as: UTF8.self)),
-                height: Int(String(decoding: fields[1], as: UTF8.self)), url: String(decoding: fields[3], as: UTF8.self))
+        // One pass over the bytes, cutting on the separator bytes (never part of another
+        // character's UTF-8): this runs for every size of every cached photo.
+        var text = text
+        return text.withUTF8 { bytes -> [PhotoSize] in
+            var sizes: [PhotoSize] = []
+            var start = 0
+            while start < bytes.count {
+                var end = start
+                while end < bytes.count, bytes[end] != 0x1E { end += 1 }
+                if let size = decodeSize(UnsafeBufferPointer(rebasing: bytes[start..<end])) { sizes.append(size) }
+                start = end + 1
+            }
+            return sizes
         }
+    }
+
+    /// One `WIDTH US HEIGHT US LABEL US URL` record; nil when it has fewer fields or no URL.
+    private static func decodeSize(_ record: UnsafeBufferPointer<UInt8>) -> PhotoSize? {
+        var cuts: [Int] = []
+        cuts.reserveCapacity(3)
+        for index in record.indices where record[index] == 0x1F {
+            cuts.append(index)
+            if cuts.count == 3 { break }
+        }
+        guard cuts.count == 3, cuts[2] + 1 < record.count else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            // Digits only, at most 18 of them: anything else is no number (as Int(String) says).
+            guard !range.isEmpty, range.count <= 18 else { return range.isEmpty ? nil : Int(text(range)) }
+            var value = 0
+            for index in range {
+                let digit = record[index] &- 0x30
+                guard digit < 10 else { return Int(text(range)) }
+                value = value * 10 + Int(digit)
+            }
+            return value
+        }
+        func text(_ range: Range<Int>) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: record[range]), as: UTF8.self)
+        }
+        return PhotoSize(
+            label: text(cuts[1] + 1..<cuts[2]), width: number(0..<cuts[0]), height: number(cuts[0] + 1..<cuts[1]),
+            url: text(cuts[2] + 1..<record.count))
     }
 
     /// The `tags` column: a JSON array of strings.
@@ -305,7 +350,8 @@ extension PhotoCache {
     /// - Throws: nothing useful to the caller: a broken index reads as "not cached".
     public func cachedPhoto(_ id: PhotoID) -> Photo? {
         try? index.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM photo WHERE id = ?", arguments: [id.description]).flatMap(Self.photo(from:))
+            try Row.fetchOne(db, sql: "SELECT \(Self.photoColumns()) FROM photo WHERE id = ?", arguments: [id.description])
+                .flatMap(Self.photo(from:))
         }
     }
 }

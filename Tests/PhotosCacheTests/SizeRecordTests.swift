@@ -28,6 +28,8 @@ import Testing
         "", "\u{1E}", "\u{1E}\u{1E}", "1\u{1F}2\u{1F}a", "1\u{1F}2\u{1F}a\u{1F}", "\u{1F}\u{1F}\u{1F}u",
         "1\u{1F}2\u{1F}a\u{1F}u\u{1F}more\u{1E}x\u{1F}y\u{1F}\u{1F}v\u{1E}", "\r\n\u{1F}\r\n\u{1F}\r\n\u{1F}\r\n",
         "e\u{301}\u{1F}9\u{1F}l\u{1F}u\u{1E}\u{1E}3\u{1F}\u{1F}\u{1F}w",
+        "+5\u{1F}-3\u{1F}l\u{1F}u", "0012\u{1F}99999999999999999999\u{1F}l\u{1F}u", "\u{661}\u{662}\u{1F}1 \u{1F}l\u{1F}u",
+        "999999999999999999\u{1F}9223372036854775807\u{1F}\u{1F}u\u{1E}9223372036854775808\u{1F}0x1\u{1F}\u{1F}u",
     ])
     func damagedOrOddRecordsReadAsTheCharacterSplitReadThem(text: String) {
         #expect(PhotoCache.decodeSizes(text) == Self.reference(text))
