@@ -86,11 +86,26 @@ public enum TerminalText {
         truncate(sanitize(text), width: width)
     }
 
+    /// Whether every scalar is printable and below the combining marks (U+0300): Latin-1 and
+    /// the Latin extensions, whose scalars are one grapheme and one column each. `1024×768` and
+    /// `Zoë` are; a soft hyphen (a format character, no column) is not.
+    static func isSimpleLatin(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { scalar in
+            let value = scalar.value
+            return (value >= 0x20 && value < 0x7F) || (value >= 0xA0 && value < 0x300 && value != 0xAD)
+        }
+    }
+
     /// Truncates already-safe text to `width` columns.
     public static func truncate(_ text: String, width: Int) -> String {
         guard width > 0 else { return "" }
         if isPrintableASCII(text) {
             return text.utf8.count <= width ? text : String(decoding: text.utf8.prefix(width - 1), as: UTF8.self) + "…"
+        }
+        if isSimpleLatin(text) {
+            let scalars = text.unicodeScalars
+            if scalars.count <= width { return text }
+            return String(String.UnicodeScalarView(scalars.prefix(width - 1))) + "…"
         }
         if displayWidth(text) <= width { return text }
         var result = ""
@@ -113,6 +128,7 @@ public enum TerminalText {
     /// Columns `text` takes in a terminal.
     public static func displayWidth(_ text: String) -> Int {
         if isPrintableASCII(text) { return text.utf8.count }
+        if isSimpleLatin(text) { return text.unicodeScalars.count }
         return text.reduce(0) { $0 + displayWidth($1) }
     }
 

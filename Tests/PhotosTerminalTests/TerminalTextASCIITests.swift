@@ -40,4 +40,33 @@ struct TerminalTextASCIITests {
             }
         }
     }
+
+    /// Latin-1 and Latin Extended texts (`1024×768`, `Zoë`), with the characters next to the
+    /// range's edges: a soft hyphen, C1 controls, a combining mark after a Latin letter.
+    @Test func widthAndTruncationOfLatinTextMatchTheGraphemePath() {
+        let pieces = ["a", "×", "ë", "ß", "Ž", "ʰ", "\u{A0}", "\u{AD}", "\u{85}", "\u{2FF}", "e\u{301}", "\u{300}", "日", " "]
+        var texts = ["1024×768", "Zoë Ångström", "\u{AD}", "x\u{AD}y", "e\u{301}", "naïve café"]
+        var state: UInt32 = 777
+        for _ in 0..<2000 {
+            state = state &* 1_103_515_245 &+ 12345
+            let length = Int(state >> 16) % 10
+            var text = ""
+            for _ in 0..<length {
+                state = state &* 1_103_515_245 &+ 12345
+                text += pieces[Int(state >> 16) % pieces.count]
+            }
+            texts.append(text)
+        }
+        for text in texts.map(TerminalText.sanitize) {
+            let graphemeWidth = text.reduce(0) { $0 + TerminalText.displayWidth($1) }
+            #expect(TerminalText.displayWidth(text) == graphemeWidth, "\(text.unicodeScalars.map(\.value))")
+            guard TerminalText.isSimpleLatin(text) else { continue }
+            for width in 0...12 {
+                let cut = TerminalText.truncate(text, width: width)
+                #expect(TerminalText.displayWidth(cut) <= max(0, width))
+                if width > 0 && text.count > width { #expect(cut == String(text.prefix(width - 1)) + "…") }
+                if text.count <= width { #expect(cut == text) }
+            }
+        }
+    }
 }
