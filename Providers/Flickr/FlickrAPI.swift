@@ -65,6 +65,10 @@ struct FlickrAPI: Sendable {
 
     /// `https://www.flickr.com/photos/{owner}/{id}/`.
     static func pageURL(owner: String?, id: String) -> String {
+        // NSIDs (`12345678@N00`) and path aliases need no escaping: checked byte by byte first.
+        if let owner, !owner.isEmpty, owner.utf8.allSatisfy(isPathSegmentByte) {
+            return "https://www.flickr.com/photos/\(owner)/\(id)/"
+        }
         if let owner, !owner.isEmpty,
             let encoded = owner.addingPercentEncoding(withAllowedCharacters: pathSegment), !encoded.contains("%2F")
         {
@@ -74,6 +78,17 @@ struct FlickrAPI: Sendable {
     }
 
     private static let pathSegment = unreserved.union(CharacterSet(charactersIn: "@"))
+
+    /// Whether `byte` is in ``pathSegment``: an ASCII letter or digit, or one of `-._~@`.
+    private static func isPathSegmentByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "@"):
+            return true
+        default:
+            return false
+        }
+    }
 
     /// ASCII letters and digits only (servers, secrets, ids put into URLs).
     static func isPlain(_ text: String) -> Bool {

@@ -250,7 +250,10 @@ public struct FlickrProvider: RegisteredProvider {
     static func allowed(_ url: String) -> String? { URLPolicy.isAllowed(url) ? url : nil }
 
     static func nonEmpty(_ text: String?) -> String? {
-        guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        guard let text else { return nil }
+        // A first byte that is visible ASCII settles it (the usual case, once per photo).
+        if let first = text.utf8.first, first > 0x20, first < 0x7F { return text }
+        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
         return text
     }
 

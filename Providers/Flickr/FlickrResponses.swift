@@ -189,8 +189,14 @@ struct FlickrPhotoRecord {
     /// The code of a member name (see ``names``), nil for a name photos does not read.
     private static func code(_ name: UnsafeBufferPointer<UInt8>) -> Int? {
         guard name.count < names.count else { return nil }
-        for candidate in names[name.count] where candidate.name.elementsEqual(name) {
-            return candidate.code
+        // Same length by construction: one memcmp per candidate (the generic elementsEqual
+        // walked both sides through iterators, for every member of every photo).
+        for candidate in names[name.count] {
+            let equal = candidate.name.withUnsafeBufferPointer { known in
+                guard let left = known.baseAddress, let right = name.baseAddress else { return known.isEmpty && name.isEmpty }
+                return memcmp(left, right, name.count) == 0
+            }
+            if equal { return candidate.code }
         }
         return nil
     }
@@ -352,6 +358,53 @@ enum FlickrDates {
     /// `YYYY-MM-DD HH:MM:SS` (read as UTC) -> Date; nil for `0000-00-00 00:00:00` and malformed text.
     static func taken(_ text: String?) -> Date? {
         guard let text else { return nil }
+        if let fast = takenFast(text) { return fast }
+        return takenByCalendar(text)
+    }
+
+    /// `YYYY-MM-DD HH:MM:SS` exactly, as Flickr writes it, from 1583 on (where the Gregorian
+    /// calendar is the calendar), by arithmetic; `.some(nil)` for such a text that names no
+    /// date (`0000-00-00 00:00:00`, February 30), nil for any other text (read by the calendar).
+    static func takenFast(_ text: String) -> Date?? {
+        var text = text
+        return text.withUTF8 { bytes -> Date?? in
+            guard bytes.count == 19, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x20 || bytes[10] == 0x54,
+                bytes[13] == 0x3A, bytes[16] == 0x3A
+            else { return nil }
+            func number(_ start: Int, _ count: Int) -> Int? {
+                var value = 0
+                for index in start..<(start + count) {
+                    let digit = bytes[index] &- 0x30
+                    guard digit < 10 else { return nil }
+                    value = value * 10 + Int(digit)
+                }
+                return value
+            }
+            guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+                let minute = number(14, 2), let second = number(17, 2)
+            else { return nil }
+            guard year >= 1583 else { return year == 0 ? .some(nil) : nil }
+            let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+            let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+            guard (1...12).contains(month), (1...lengths[month - 1]).contains(day), (0...23).contains(hour),
+                (0...59).contains(minute), (0...60).contains(second),
+                // A 60th second carries into the next day only at 23:59, and the calendar then
+                // names another day than the text: no date, as `takenByCalendar` says.
+                !(hour == 23 && minute == 59 && second == 60)
+            else { return .some(nil) }
+            // Days since 1970-01-01 of a Gregorian date (H. Hinnant's days_from_civil).
+            let y = month <= 2 ? year - 1 : year
+            let era = y / 400
+            let yearOfEra = y - era * 400
+            let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+            let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+            let days = era * 146_097 + dayOfEra - 719_468
+            return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3600 + minute * 60 + second))
+        }
+    }
+
+    /// `taken` for any text, through the Gregorian calendar in UTC.
+    static func takenByCalendar(_ text: String) -> Date? {
         let parts = text.trimmingCharacters(in: .whitespaces).split(whereSeparator: { $0 == " " || $0 == "T" })
         guard parts.count >= 1, parts.count <= 2 else { return nil }
         let day = parts[0].split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }

@@ -271,13 +271,44 @@ extension PhotoCache {
     /// separated by RS (a format read for every photo of every cached page, far cheaper than
     /// JSON). Sizes whose label or URL hold a separator are left out; nil for no sizes.
     static func encodeSizes(_ sizes: [PhotoSize]) -> String? {
-        let records = sizes.compactMap { size -> String? in
-            guard !size.label.utf8.contains(where: { $0 == 0x1E || $0 == 0x1F }),
-                !size.url.utf8.contains(where: { $0 == 0x1E || $0 == 0x1F })
-            else { return nil }
-            return "\(size.width.map(String.init) ?? "")\u{1F}\(size.height.map(String.init) ?? "")\u{1F}\(size.label)\u{1F}\(size.url)"
+        // Built as bytes: string interpolation per field cost more than the rest of a store.
+        var bytes: [UInt8] = []
+        var any = false
+        for size in sizes {
+            var label = size.label
+            var url = size.url
+            let clean = label.withUTF8 { !$0.contains { $0 == 0x1E || $0 == 0x1F } }
+                && url.withUTF8 { !$0.contains { $0 == 0x1E || $0 == 0x1F } }
+            guard clean else { continue }
+            if any { bytes.append(0x1E) }
+            any = true
+            if let width = size.width { appendDecimal(width, to: &bytes) }
+            bytes.append(0x1F)
+            if let height = size.height { appendDecimal(height, to: &bytes) }
+            bytes.append(0x1F)
+            label.withUTF8 { bytes.append(contentsOf: $0) }
+            bytes.append(0x1F)
+            url.withUTF8 { bytes.append(contentsOf: $0) }
         }
-        return records.isEmpty ? nil : records.joined(separator: "\u{1E}")
+        return any ? String(decoding: bytes, as: UTF8.self) : nil
+    }
+
+    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        if value < 0 || value >= 1_000_000_000 {
+            bytes.append(contentsOf: String(value).utf8)
+            return
+        }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[count] = UInt8(rest % 10) + 0x30
+                rest /= 10
+                count += 1
+            } while rest > 0
+            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+        }
     }
 
     static func decodeSizes(_ text: String) -> [PhotoSize] {

@@ -24,6 +24,17 @@ import Testing
         #expect(PhotoCache.decodeSizes(text) == sizes)
     }
 
+    @Test func recordsAreWidthHeightLabelAndURLAndSizesHoldingASeparatorAreLeftOut() throws {
+        let sizes = [
+            PhotoSize(label: "L", width: 1024, height: nil, url: "u"), PhotoSize(label: "bad\u{1E}", width: 1, height: 1, url: "v"),
+            PhotoSize(label: "N", width: -5, height: 0, url: "w\u{1F}x"), PhotoSize(label: "B", width: Int.max, height: 1_000_000_000, url: "y"),
+        ]
+        #expect(PhotoCache.encodeSizes(sizes) == "1024\u{1F}\u{1F}L\u{1F}u\u{1E}9223372036854775807\u{1F}1000000000\u{1F}B\u{1F}y")
+        #expect(PhotoCache.encodeSizes([PhotoSize(label: "N", width: -5, height: 0, url: "w")]) == "-5\u{1F}0\u{1F}N\u{1F}w")
+        #expect(PhotoCache.encodeSizes([]) == nil)
+        #expect(PhotoCache.encodeSizes([sizes[1]]) == nil)
+    }
+
     @Test(arguments: [
         "", "\u{1E}", "\u{1E}\u{1E}", "1\u{1F}2\u{1F}a", "1\u{1F}2\u{1F}a\u{1F}", "\u{1F}\u{1F}\u{1F}u",
         "1\u{1F}2\u{1F}a\u{1F}u\u{1F}more\u{1E}x\u{1F}y\u{1F}\u{1F}v\u{1E}", "\r\n\u{1F}\r\n\u{1F}\r\n\u{1F}\r\n",
