@@ -8,6 +8,12 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 # The binary make install installs (the static release build).
 PHOTOS_BIN ?= .build/release/photos
+# The release build: the Swift runtime linked in, and linked by lld with packed relative
+# relocations. The binary stays position-independent, but the table the loader applies at every
+# start shrinks from 2 MB (ld.gold's) to 16 KB: `photos --version` starts in about a third of
+# the time. Benchmarks/run.sh builds with the same flags.
+RELEASE_FLAGS ?= --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
+export RELEASE_FLAGS
 # Man pages come from the commands' definitions through swift-argument-parser's generate-manual
 # plugin. Their text does not depend on the build configuration: debug is the build that
 # make build and make test already have, and it leaves the static release binary alone.
@@ -37,7 +43,7 @@ build: deps
 
 # The photos binary with the Swift runtime linked in: copy .build/release/photos anywhere.
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib --product photos
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --product photos
 
 # A page per command and subcommand, in $(MAN_SOURCE).
 man: deps

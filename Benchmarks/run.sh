@@ -99,7 +99,8 @@ build() {
     # With the Swift runtime linked in, no shared Swift libraries are loaded and relocated at each
     # start: a large part of a short command's time and memory.
     log "== building release binaries (${PRODUCTS[*]}) with the static Swift runtime"
-    if ! build_root --static-swift-stdlib; then
+    # shellcheck disable=SC2086 # RELEASE_FLAGS is a list of options
+    if ! build_root ${RELEASE_FLAGS:---static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs}; then
       log "== the --static-swift-stdlib build failed; building with the shared Swift runtime"
       build_root || { log "the release build failed"; exit 1; }
     fi

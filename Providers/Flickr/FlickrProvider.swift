@@ -253,7 +253,7 @@ public struct FlickrProvider: RegisteredProvider {
         guard let text else { return nil }
         // A first byte that is visible ASCII settles it (the usual case, once per photo).
         if let first = text.utf8.first, first > 0x20, first < 0x7F { return text }
-        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        guard !text.trimmingWhitespaceAndNewlines().isEmpty else { return nil }
         return text
     }
 

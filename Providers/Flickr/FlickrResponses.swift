@@ -74,7 +74,7 @@ struct FlickrObject {
 
 /// `"12"` -> 12, `"12.0"` -> 12, anything else nil.
 func flickrInt(_ text: String) -> Int? {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimmingWhitespace()
     if let value = Int(trimmed) { return value }
     if let value = Double(trimmed), value.isFinite { return Int(exactly: value.rounded(.towardZero)) }
     return nil

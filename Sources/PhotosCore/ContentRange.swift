@@ -17,7 +17,7 @@ public struct ContentRange: Sendable, Equatable {
 
     /// Parses the header value; nil for anything that is not a single byte range.
     public init?(_ value: String) {
-        let text = value.trimmingCharacters(in: .whitespaces)
+        let text = value.trimmingWhitespace()
         guard text.lowercased().hasPrefix("bytes ") else { return nil }
         let spec = text.dropFirst(6).trimmingCharacters(in: .whitespaces)
         let parts = spec.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)

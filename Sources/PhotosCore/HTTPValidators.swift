@@ -31,7 +31,7 @@ public struct HTTPValidators: Sendable, Hashable, Codable {
 
     /// Header values are echoed back to the server: refuse anything that could split a header.
     private static func clean(_ value: String) -> String? {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let trimmed = value.trimmingWhitespace()
         guard !trimmed.isEmpty, trimmed.count <= 512,
               trimmed.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F })
         else { return nil }

@@ -378,7 +378,7 @@ enum FileNameSanitizer {
             if letters > 7 { return false }
         }
         let stem = name.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first.map { $0.uppercased() } ?? ""
-        let trimmed = stem.trimmingCharacters(in: .whitespaces)
+        let trimmed = stem.trimmingWhitespace()
         if ["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"].contains(trimmed) { return true }
         if trimmed.count == 4, trimmed.hasPrefix("COM") || trimmed.hasPrefix("LPT"), let digit = trimmed.last, digit.isASCII, digit.isNumber {
             return true

@@ -162,7 +162,7 @@ final class SavedFiles: Sendable {
             if response.status == 206 {
                 expected = response.headers["Content-Range"].flatMap(ContentRange.init)?.total
             } else {
-                expected = response.headers["Content-Length"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+                expected = response.headers["Content-Length"].flatMap { Int($0.trimmingWhitespace()) }
             }
             return publish(item, part: part, final: final, expected: expected, contentType: response.headers["Content-Type"])
         }
