@@ -37,15 +37,16 @@ public final class ProgressBar: Sendable {
         state.withLock { $0.total = max(total, 0) }
     }
 
-    /// One more step done; `detail` (sanitised) replaces the text after the counts when given.
-    public func advance(failed: Bool = false, detail: String? = nil) {
+    /// One more step done; `detail` (sanitised) replaces the text after the counts. It is
+    /// asked for only when the line is drawn (at most 20 times a second), not for every step.
+    public func advance(failed: Bool = false, detail: (() -> String)? = nil) {
         guard enabled else { return }
         let text: String? = state.withLock { state in
             state.done += 1
             if failed { state.failed += 1 }
-            if let detail { state.detail = TerminalText.sanitize(detail) }
             let now = ContinuousClock.now
             guard now - state.lastDraw >= .milliseconds(50) || state.done == state.total else { return nil }
+            if let detail { state.detail = TerminalText.sanitize(detail()) }
             state.lastDraw = now
             state.visible = true
             return render(done: state.done, failed: state.failed, total: state.total, detail: state.detail)

@@ -56,7 +56,7 @@ struct Saving {
                     }
                     var failed = false
                     if case .failed = outcome { failed = true }
-                    progress.advance(failed: failed, detail: report.progressDetail(total: total))
+                    progress.advance(failed: failed, detail: { report.progressDetail(total: total) })
                 }
                 func collect() async {
                     guard let outcome = await downloads.next() else { return }
