@@ -89,6 +89,8 @@ fuzz-ci:
 demo: deps
 	@scripts/demo.sh
 
+# The peer tools from Debian; the save section adds gallery-dl from PyPI (pip, into
+# .build/bench-venv: Benchmarks/install-gallery-dl.sh).
 bench: deps
 	@scripts/install-deps.sh $(BENCH_PACKAGES)
 	@Benchmarks/run.sh
