@@ -82,7 +82,13 @@ let package = Package(
         .target(name: "PhotosTerminal", dependencies: ["PhotosCore"]),
         // Thumbnail grid and previews: decoders + libchafa (kept out of PhotosTerminal's C-free build).
         .target(name: "PhotosImaging", dependencies: ["PhotosCore", "PhotosTerminal", "CChafa", "CTurboJPEG", "CPNG", "CWebP"]),
-        .target(name: "PhotosCache", dependencies: ["PhotosCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "PhotosCache",
+            dependencies: [
+                "PhotosCore", .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C calls, for statements run by the hundred (BoundStatement).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]),
 
         // MARK: Providers (each depends on the core only; see `providers` above)
         .target(name: "PhotosProviders", dependencies: ["PhotosCore"] + providerDependencies, path: "Providers/Registry"),

@@ -1,0 +1,63 @@
+import GRDB
+import GRDBSQLite
+
+/// A GRDB prepared statement run with values bound by SQLite's own calls: for the rows a store
+/// writes by the hundred, where building GRDB's `StatementArguments` (an array of existential
+/// values) for every row costs more than SQLite's work.
+struct BoundStatement {
+    private let statement: GRDB.Statement
+    private let database: Database
+
+    init(_ statement: GRDB.Statement, in database: Database) {
+        self.statement = statement
+        self.database = database
+    }
+
+    /// SQLite copies the bytes during the call (SQLITE_TRANSIENT).
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    func bind(_ index: Int32, _ value: String?) {
+        guard var value else {
+            sqlite3_bind_null(statement.sqliteStatement, index)
+            return
+        }
+        value.withUTF8 { bytes in
+            // A zero-length text is still text (not NULL): SQLite needs a non-null pointer.
+            let base = bytes.baseAddress.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(bitPattern: 1)
+            _ = sqlite3_bind_text(statement.sqliteStatement, index, base?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.transient)
+        }
+    }
+
+    func bind(_ index: Int32, _ value: Int?) {
+        guard let value else {
+            sqlite3_bind_null(statement.sqliteStatement, index)
+            return
+        }
+        sqlite3_bind_int64(statement.sqliteStatement, index, Int64(value))
+    }
+
+    func bind(_ index: Int32, _ value: Int64) {
+        sqlite3_bind_int64(statement.sqliteStatement, index, value)
+    }
+
+    func bind(_ index: Int32, _ value: Double?) {
+        guard let value else {
+            sqlite3_bind_null(statement.sqliteStatement, index)
+            return
+        }
+        sqlite3_bind_double(statement.sqliteStatement, index, value)
+    }
+
+    /// Runs the statement once with the values bound, then clears them for the next row.
+    /// - Throws: `DatabaseError` with SQLite's code and message.
+    func run() throws {
+        let handle = statement.sqliteStatement
+        let code = sqlite3_step(handle)
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        guard code == SQLITE_DONE else {
+            let message = database.sqliteConnection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
+        }
+    }
+}

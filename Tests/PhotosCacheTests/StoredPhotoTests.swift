@@ -1,0 +1,34 @@
+import Foundation
+import PhotosCore
+import Testing
+
+@testable import PhotosCache
+
+/// What a store writes is what a read gives back, field by field.
+@Suite struct StoredPhotoTests {
+    @Test func everyFieldOfEveryPhotoReadsBackAsStored() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let photos = [
+            Photo(
+                id: PhotoID(provider: "fake", raw: "1"), title: "Zoë ☃︎ \u{1F1EB}\u{1F1F7}", owner: "o", thumbnailURL: "https://h/t.jpg",
+                imageURL: "https://h/i.jpg", width: 1024, height: 768, pageURL: "https://h/p",
+                takenAt: Date(timeIntervalSince1970: 1_234_567_890), uploadedAt: Date(timeIntervalSince1970: -5.5),
+                tags: ["a", "b c"], sizes: [PhotoSize(label: "Large", width: 1024, height: 768, url: "https://h/l.jpg")]),
+            Photo(
+                id: PhotoID(provider: "fake", raw: "2"), title: "", owner: nil, thumbnailURL: nil, imageURL: nil, width: nil,
+                height: nil, pageURL: nil, takenAt: nil, uploadedAt: nil, tags: [], sizes: []),
+            Photo(
+                id: PhotoID(provider: "fake", raw: "3"), title: "", owner: "", thumbnailURL: "", imageURL: "", width: 0, height: -1,
+                pageURL: "", takenAt: nil, uploadedAt: nil, tags: [""], sizes: []),
+        ]
+        let cache = bed.cache()
+        defer { cache.close() }
+        let provider = FakeProvider { _, _ in .page(photos) }
+        let query = ListQuery(page: 1, perPage: 3)
+        _ = try await cache.listing(query, from: provider, mode: .normal)
+        let stored = try #require(try cache.storedListing(ListingKey(provider: "fake", query: query)))
+        #expect(stored.page.photos == photos)
+        for photo in photos { #expect(cache.cachedPhoto(photo.id) == photo) }
+    }
+}
