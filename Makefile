@@ -10,8 +10,8 @@ DESTDIR ?=
 PHOTOS_BIN ?= .build/release/photos
 # The release build: the Swift runtime linked in, and linked by lld with packed relative
 # relocations. The binary stays position-independent, but the table the loader applies at every
-# start shrinks from 2 MB (ld.gold's) to 16 KB: `photos --version` starts in about a third of
-# the time. Benchmarks/run.sh builds with the same flags.
+# start shrinks from 2 MB (ld.gold's) to 16 KB: `photos --version` starts in about half
+# the time (Benchmarks/README.md). Benchmarks/run.sh builds with the same flags.
 RELEASE_FLAGS ?= --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 export RELEASE_FLAGS
 # Man pages come from the commands' definitions through swift-argument-parser's generate-manual
