@@ -31,6 +31,14 @@ let providerTargets: [Target] = providers.flatMap { provider -> [Target] in
 }
 let providerDependencies: [Target.Dependency] = providers.map { .target(name: "\($0)Provider") }
 
+/// The pkg-config name of an imaging library's headers: the target's headers.pc, which requires
+/// the library's own package privately and so brings its cflags without its link flags
+/// (ImagingShim loads the library with dlopen). SwiftPM splits the name at spaces: from a folder
+/// whose path has one, the library's own package is used instead, which links it as well.
+func headersOnly(_ target: String, package: String) -> String {
+    packageRoot.contains(" ") ? package : "\(packageRoot)/Sources/\(target)/headers.pc"
+}
+
 let package = Package(
     name: "photos",
     // Synchronization's Mutex needs macOS 15.
@@ -71,17 +79,32 @@ let package = Package(
         ),
         // Extended attributes, where photos save records what a file or a .part holds.
         .systemLibrary(name: "CXattr"),
-        .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"]), .brew(["chafa"])]),
-        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
-        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
-        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+        // The imaging libraries' headers (module maps without link flags, see headersOnly), for
+        // ImagingShim, which loads the libraries on first use: only a command that draws a
+        // picture pays for loading libchafa, GLib and the decoders.
+        .systemLibrary(
+            name: "CChafa", pkgConfig: headersOnly("CChafa", package: "chafa"),
+            providers: [.apt(["libchafa-dev", "libglib2.0-dev"]), .brew(["chafa"])]),
+        .systemLibrary(
+            name: "CTurboJPEG", pkgConfig: headersOnly("CTurboJPEG", package: "libturbojpeg"),
+            providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
+        .systemLibrary(
+            name: "CPNG", pkgConfig: headersOnly("CPNG", package: "libpng"), providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        .systemLibrary(
+            name: "CWebP", pkgConfig: headersOnly("CWebP", package: "libwebp"), providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+        // Typed wrappers over libchafa, GLib, TurboJPEG, libpng and libwebp, which it loads with
+        // dlopen on first use.
+        .target(
+            name: "ImagingShim", dependencies: ["CChafa", "CTurboJPEG", "CPNG", "CWebP"],
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
+        ),
 
         // MARK: Core and infrastructure
         .target(name: "PhotosCore"),
         .target(name: "PhotosTransport", dependencies: ["PhotosCore", "CurlShim", "CXattr"]),
         .target(name: "PhotosTerminal", dependencies: ["PhotosCore"]),
         // Thumbnail grid and previews: decoders + libchafa (kept out of PhotosTerminal's C-free build).
-        .target(name: "PhotosImaging", dependencies: ["PhotosCore", "PhotosTerminal", "CChafa", "CTurboJPEG", "CPNG", "CWebP"]),
+        .target(name: "PhotosImaging", dependencies: ["PhotosCore", "PhotosTerminal", "ImagingShim"]),
         .target(
             name: "PhotosCache",
             dependencies: [
@@ -135,7 +158,8 @@ let package = Package(
         ),
         .testTarget(name: "PhotosTerminalTests", dependencies: ["PhotosTerminal"]),
         .testTarget(name: "FixtureServerKitTests", dependencies: ["FixtureServerKit"]),
-        .testTarget(name: "PhotosImagingTests", dependencies: ["PhotosImaging", "PhotosTestSupport", "photos-grid-sample"]),
+        .testTarget(
+            name: "PhotosImagingTests", dependencies: ["PhotosImaging", "ImagingShim", "PhotosTestSupport", "photos-grid-sample"]),
         .target(name: "PhotosTestSupport", dependencies: ["FixtureServerKit"], path: "Tests/PhotosTestSupport"),
         .testTarget(
             name: "EndToEndTests",

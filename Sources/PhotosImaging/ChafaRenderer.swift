@@ -1,4 +1,4 @@
-internal import CChafa
+internal import ImagingShim
 import Foundation
 
 /// A size in terminal character cells.
@@ -71,41 +71,42 @@ public struct ChafaRenderer: Sendable {
     /// Symbols: `cells.rows` lines joined by "\n" (no trailing newline), each exactly
     /// `cells.columns` columns wide and ending with colours reset. Pixel modes: one escape sequence
     /// (sixel `ESC P ... ESC \`, kitty `ESC _G ... ESC \`, iTerm2 `ESC ]1337;File= ... BEL`).
+    /// Empty when libchafa cannot be loaded (`ImagingLibrary.chafa.load()` says why).
     public func render(_ image: DecodedImage, cells: CellSize) -> String {
         guard graphics.mode != .none, image.width > 0, image.height > 0, cells.columns > 0, cells.rows > 0,
-              let termInfo = ChafaTerm.info, let config = chafa_canvas_config_new()
+              let termInfo = ChafaTerm.info, let config = photos_chafa_canvas_config_new()
         else { return "" }
-        defer { chafa_canvas_config_unref(config) }
-        chafa_canvas_config_set_geometry(config, Int32(cells.columns), Int32(cells.rows))
-        chafa_canvas_config_set_work_factor(config, workFactor)
-        chafa_canvas_config_set_optimizations(config, CHAFA_OPTIMIZATION_REUSE_ATTRIBUTES)
+        defer { photos_chafa_canvas_config_unref(config) }
+        photos_chafa_canvas_config_set_geometry(config, Int32(cells.columns), Int32(cells.rows))
+        photos_chafa_canvas_config_set_work_factor(config, workFactor)
+        photos_chafa_canvas_config_set_optimizations(config, CHAFA_OPTIMIZATION_REUSE_ATTRIBUTES)
 
         switch graphics.mode {
         case .kitty, .iterm, .sixel:
-            chafa_canvas_config_set_pixel_mode(config, pixelMode)
-            chafa_canvas_config_set_cell_geometry(
+            photos_chafa_canvas_config_set_pixel_mode(config, pixelMode)
+            photos_chafa_canvas_config_set_cell_geometry(
                 config, Int32(graphics.cellPixelSize.width), Int32(graphics.cellPixelSize.height))
-            chafa_canvas_config_set_canvas_mode(config, CHAFA_CANVAS_MODE_TRUECOLOR)
+            photos_chafa_canvas_config_set_canvas_mode(config, CHAFA_CANVAS_MODE_TRUECOLOR)
         case .auto, .symbols, .none:
-            chafa_canvas_config_set_pixel_mode(config, CHAFA_PIXEL_MODE_SYMBOLS)
-            chafa_canvas_config_set_canvas_mode(config, canvasMode)
-            if let symbols = chafa_symbol_map_new() {
-                chafa_symbol_map_add_by_tags(symbols, tags(CHAFA_SYMBOL_TAG_BLOCK, CHAFA_SYMBOL_TAG_BORDER, CHAFA_SYMBOL_TAG_SPACE))
-                chafa_symbol_map_remove_by_tags(symbols, tags(CHAFA_SYMBOL_TAG_WIDE, CHAFA_SYMBOL_TAG_AMBIGUOUS))
-                chafa_canvas_config_set_symbol_map(config, symbols)
-                chafa_symbol_map_unref(symbols)
+            photos_chafa_canvas_config_set_pixel_mode(config, CHAFA_PIXEL_MODE_SYMBOLS)
+            photos_chafa_canvas_config_set_canvas_mode(config, canvasMode)
+            if let symbols = photos_chafa_symbol_map_new() {
+                photos_chafa_symbol_map_add_by_tags(symbols, tags(CHAFA_SYMBOL_TAG_BLOCK, CHAFA_SYMBOL_TAG_BORDER, CHAFA_SYMBOL_TAG_SPACE))
+                photos_chafa_symbol_map_remove_by_tags(symbols, tags(CHAFA_SYMBOL_TAG_WIDE, CHAFA_SYMBOL_TAG_AMBIGUOUS))
+                photos_chafa_canvas_config_set_symbol_map(config, symbols)
+                photos_chafa_symbol_map_unref(symbols)
             }
         }
 
-        guard let canvas = chafa_canvas_new(config) else { return "" }
-        defer { chafa_canvas_unref(canvas) }
+        guard let canvas = photos_chafa_canvas_new(config) else { return "" }
+        defer { photos_chafa_canvas_unref(canvas) }
         image.pixels.withUnsafeBufferPointer { pixels in
-            chafa_canvas_draw_all_pixels(
+            photos_chafa_canvas_draw_all_pixels(
                 canvas, CHAFA_PIXEL_RGBA8_UNASSOCIATED, pixels.baseAddress,
                 Int32(image.width), Int32(image.height), Int32(image.width * 4))
         }
-        guard let printed = chafa_canvas_print(canvas, termInfo) else { return "" }
-        defer { g_string_free(printed, 1) }
+        guard let printed = photos_chafa_canvas_print(canvas, termInfo) else { return "" }
+        defer { photos_g_string_free(printed, 1) }
         guard let bytes = printed.pointee.str else { return "" }
         return String(decoding: UnsafeRawBufferPointer(start: bytes, count: Int(printed.pointee.len)), as: UTF8.self)
     }
@@ -143,7 +144,7 @@ private enum ChafaTerm {
     nonisolated(unsafe) static let info: OpaquePointer? = {
         // chafa's own worker threads cost more than they save on thumbnail-sized canvases, and
         // the grid already renders tiles in parallel: one thread per canvas.
-        chafa_set_n_threads(1)
-        return chafa_term_db_get_fallback_info(chafa_term_db_get_default())
+        photos_chafa_set_n_threads(1)
+        return photos_chafa_term_db_get_fallback_info(photos_chafa_term_db_get_default())
     }()
 }

@@ -1,4 +1,4 @@
-internal import CTurboJPEG
+internal import ImagingShim
 import Foundation
 
 /// TurboJPEG: header parsing and decoding with DCT scaling (the cheapest way to shrink a JPEG).
@@ -8,7 +8,7 @@ enum JPEGCodec {
             try data.withUnsafeBytes { raw in
                 guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { throw ImageDecodingError.empty }
                 var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-                guard tjDecompressHeader3(handle, base, UInt(raw.count), &width, &height, &subsampling, &colorspace) == 0 else {
+                guard photos_tjDecompressHeader3(handle, base, UInt(raw.count), &width, &height, &subsampling, &colorspace) == 0 else {
                     throw ImageDecodingError.corrupt(.jpeg, message(handle))
                 }
                 return PixelSize(width: Int(width), height: Int(height))
@@ -21,7 +21,7 @@ enum JPEGCodec {
         guard let minimum else { return size }
         var count: Int32 = 0
         var best = size
-        guard let factors = tjGetScalingFactors(&count) else { return size }
+        guard let factors = photos_tjGetScalingFactors(&count) else { return size }
         for index in 0..<Int(count) {
             let factor = factors[index]
             guard factor.num > 0, factor.denom > 0, factor.num <= factor.denom else { continue }
@@ -47,7 +47,7 @@ enum JPEGCodec {
                     // STOPONWARNING: a truncated or damaged file is refused rather than drawn half
                     // grey. LIMITSCANS: a progressive file of over 500 scans is refused, since
                     // every scan is another pass over all coefficients (kilobytes costing minutes).
-                    tjDecompress2(
+                    photos_tjDecompress2(
                         handle, source, UInt(raw.count), destination.baseAddress,
                         Int32(size.width), 0, Int32(size.height), Int32(TJPF_RGBA.rawValue),
                         TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS
@@ -60,15 +60,16 @@ enum JPEGCodec {
     }
 
     private static func withDecompressor<T>(_ body: (tjhandle) throws -> T) throws -> T {
-        guard let handle = tjInitDecompress() else {
+        try ImagingLibrary.turboJPEG.load()
+        guard let handle = photos_tjInitDecompress() else {
             throw ImageDecodingError.corrupt(.jpeg, "cannot create a TurboJPEG decompressor")
         }
-        defer { tjDestroy(handle) }
+        defer { photos_tjDestroy(handle) }
         return try body(handle)
     }
 
     private static func message(_ handle: tjhandle) -> String {
-        guard let text = tjGetErrorStr2(handle) else { return "unknown error" }
+        guard let text = photos_tjGetErrorStr2(handle) else { return "unknown error" }
         return String(cString: text)
     }
 }

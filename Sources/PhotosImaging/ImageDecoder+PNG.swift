@@ -1,4 +1,4 @@
-internal import CPNG
+internal import ImagingShim
 import Foundation
 
 /// libpng's simplified API (`png_image`), which handles libpng's longjmp error path internally.
@@ -16,14 +16,15 @@ enum PNGCodec {
     }
 
     static func decode(_ data: Data, header: ImageHeader) throws -> DecodedImage {
+        try ImagingLibrary.png.load()
         let size = header.size
         var pixels = [UInt8](repeating: 0, count: size.width * size.height * 4)
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
-        defer { png_image_free(&image) }
+        defer { photos_png_image_free(&image) }
         try data.withUnsafeBytes { raw in
             guard let base = raw.baseAddress else { throw ImageDecodingError.empty }
-            guard png_image_begin_read_from_memory(&image, base, raw.count) != 0 else {
+            guard photos_png_image_begin_read_from_memory(&image, base, raw.count) != 0 else {
                 throw ImageDecodingError.corrupt(.png, message(image))
             }
             // libpng parsed IHDR itself: it must agree with what the size check saw.
@@ -33,7 +34,7 @@ enum PNGCodec {
             // PNG_FORMAT_RGBA is a compound macro Swift does not import: RGB (COLOR) | ALPHA.
             image.format = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
             let finished = pixels.withUnsafeMutableBytes { destination in
-                png_image_finish_read(&image, nil, destination.baseAddress, Int32(size.width * 4), nil)
+                photos_png_image_finish_read(&image, nil, destination.baseAddress, Int32(size.width * 4), nil)
             }
             guard finished != 0 else { throw ImageDecodingError.corrupt(.png, message(image)) }
         }

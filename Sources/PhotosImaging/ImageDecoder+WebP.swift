@@ -1,13 +1,14 @@
-internal import CWebP
+internal import ImagingShim
 import Foundation
 
 /// libwebp's advanced decoding API, which can rescale while decoding.
 enum WebPCodec {
     static func dimensions(of data: Data) throws -> PixelSize {
+        try ImagingLibrary.webP.load()
         var width: Int32 = 0, height: Int32 = 0
         let ok = data.withUnsafeBytes { raw -> Int32 in
             guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { return 0 }
-            return WebPGetInfo(base, raw.count, &width, &height)
+            return photos_WebPGetInfo(base, raw.count, &width, &height)
         }
         guard ok != 0 else { throw ImageDecodingError.corrupt(.webp, "bad header") }
         return PixelSize(width: Int(width), height: Int(height))
@@ -25,9 +26,10 @@ enum WebPCodec {
     }
 
     static func decode(_ data: Data, header: ImageHeader, minimumSize: PixelSize?) throws -> DecodedImage {
+        try ImagingLibrary.webP.load()
         let size = scaledSize(of: header.size, covering: minimumSize)
         var config = WebPDecoderConfig()
-        guard WebPInitDecoderConfig(&config) != 0 else {
+        guard photos_WebPInitDecoderConfig(&config) != 0 else {
             throw ImageDecodingError.corrupt(.webp, "libwebp version mismatch")
         }
         if size != header.size {
@@ -44,8 +46,8 @@ enum WebPCodec {
                 config.output.u.RGBA.rgba = destination.baseAddress
                 config.output.u.RGBA.stride = Int32(size.width * 4)
                 config.output.u.RGBA.size = destination.count
-                defer { WebPFreeDecBuffer(&config.output) }
-                return WebPDecode(base, raw.count, &config)
+                defer { photos_WebPFreeDecBuffer(&config.output) }
+                return photos_WebPDecode(base, raw.count, &config)
             }
         }
         guard status == VP8_STATUS_OK else { throw ImageDecodingError.corrupt(.webp, describe(status)) }

@@ -92,7 +92,8 @@ public struct ImageDecoder: Sendable {
     }
 
     /// Reads the format and full dimensions without decoding pixels.
-    /// - Throws: `ImageDecodingError` when the data is empty, unknown, malformed or too large.
+    /// - Throws: `ImageDecodingError` when the data is empty, unknown, malformed or too large;
+    ///   `ImagingLibraryError` when the format's library cannot be loaded.
     public func header(of data: Data) throws -> ImageHeader {
         guard !data.isEmpty else { throw ImageDecodingError.empty }
         guard let format = ImageFormat.sniff(data) else { throw ImageDecodingError.unknownFormat }
@@ -118,7 +119,7 @@ public struct ImageDecoder: Sendable {
     /// - Parameters:
     ///   - data: the encoded file.
     ///   - minimumSize: the size the caller will draw at; nil decodes at full size.
-    /// - Throws: `ImageDecodingError`.
+    /// - Throws: `ImageDecodingError`; `ImagingLibraryError` when the format's library cannot be loaded.
     public func decode(_ data: Data, minimumSize: PixelSize? = nil) throws -> DecodedImage {
         let header = try header(of: data)
         switch header.format {
@@ -139,7 +140,7 @@ public struct ImageDecoder: Sendable {
     }
 
     /// Reads and decodes the file at `url`; see `decode(_:minimumSize:)`.
-    /// - Throws: `ImageDecodingError` (`.unreadable` when the file cannot be read).
+    /// - Throws: `ImageDecodingError` (`.unreadable` when the file cannot be read); `ImagingLibraryError`.
     public func decode(contentsOf url: URL, minimumSize: PixelSize? = nil) throws -> DecodedImage {
         try decode(Self.read(url), minimumSize: minimumSize)
     }

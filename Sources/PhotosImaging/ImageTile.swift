@@ -10,6 +10,8 @@ enum ImageTile {
     ) throws -> RenderedTile {
         let key = cache?.key(for: file, box: box, renderer: renderer)
         if let cache, let key, let hit = cache.load(key: key) { return hit }
+        // A drawing from the cache needs no library; a new one needs libchafa whatever the format.
+        try ImagingLibrary.chafa.load()
 
         let data = try ImageDecoder.read(file)
         let header = try decoder.header(of: data)
@@ -38,7 +40,8 @@ public enum Preview {
     ///   - graphics: from `TerminalGraphics.detect`; `.none` returns "".
     ///   - cache: optional rendered-tile cache.
     /// - Returns: the drawing followed by a newline, ready for stdout.
-    /// - Throws: `ImageDecodingError` for an unreadable, corrupt, unknown or oversized image.
+    /// - Throws: `ImageDecodingError` for an unreadable, corrupt, unknown or oversized image;
+    ///   `ImagingLibraryError` when a library it needs cannot be loaded.
     public static func render(
         path: URL, maxColumns: Int, maxRows: Int? = nil, graphics: TerminalGraphics, cache: TileCache? = nil
     ) throws -> String {
@@ -51,7 +54,8 @@ public enum Preview {
 
     /// Renders the image at `path` fitted into `box` (aspect ratio kept), for callers that place
     /// the picture themselves (`photos browse`).
-    /// - Throws: `ImageDecodingError` for an unreadable, corrupt, unknown or oversized image.
+    /// - Throws: `ImageDecodingError` for an unreadable, corrupt, unknown or oversized image;
+    ///   `ImagingLibraryError` when a library it needs cannot be loaded.
     public static func tile(path: URL, box: CellSize, graphics: TerminalGraphics, cache: TileCache? = nil) throws -> RenderedTile {
         try ImageTile.render(
             file: path, box: CellSize(columns: max(1, box.columns), rows: max(1, box.rows)),

@@ -1,4 +1,4 @@
-internal import CPNG
+internal import ImagingShim
 import Foundation
 import PhotosCore
 
@@ -21,7 +21,8 @@ public enum SyntheticImageRenderer {
     public static let maxEdge = 2000
 
     /// The picture as PNG bytes.
-    /// - Throws: `RenderError` for a picture over ``maxEdge`` or a libpng failure.
+    /// - Throws: `RenderError` for a picture over ``maxEdge`` or a libpng failure;
+    ///   `ImagingLibraryError` when libpng cannot be loaded.
     public static func png(_ picture: SyntheticImage) throws -> Data {
         let width = picture.width
         let height = picture.height
@@ -88,20 +89,21 @@ public enum SyntheticImageRenderer {
     // MARK: PNG
 
     private static func encode(_ pixels: [UInt8], width: Int, height: Int) throws -> Data {
+        try ImagingLibrary.png.load()
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         image.width = UInt32(width)
         image.height = UInt32(height)
         image.format = UInt32(PNG_FORMAT_FLAG_COLOR)
-        defer { png_image_free(&image) }
+        defer { photos_png_image_free(&image) }
         var size = 0
         // First call: how many bytes the PNG needs.
-        guard png_image_write_to_memory(&image, nil, &size, 0, pixels, Int32(width * 3), nil) != 0, size > 0 else {
+        guard photos_png_image_write_to_memory(&image, nil, &size, 0, pixels, Int32(width * 3), nil) != 0, size > 0 else {
             throw RenderError.encoding(message(image))
         }
         var output = [UInt8](repeating: 0, count: size)
         let written = output.withUnsafeMutableBytes { buffer in
-            png_image_write_to_memory(&image, buffer.baseAddress, &size, 0, pixels, Int32(width * 3), nil)
+            photos_png_image_write_to_memory(&image, buffer.baseAddress, &size, 0, pixels, Int32(width * 3), nil)
         }
         guard written != 0 else { throw RenderError.encoding(message(image)) }
         return Data(output.prefix(size))

@@ -38,8 +38,9 @@ public enum ThumbnailGrid {
     /// Each thumbnail keeps its aspect ratio inside a tile `tileWidth` cells wide and at most
     /// 3/4 of that tall; rows are as tall as their tallest thumbnail. Under each thumbnail come
     /// its sanitised title and id, truncated to the tile width. A missing, unreadable, corrupt or
-    /// oversized thumbnail is drawn as a placeholder box and counted in `failures`. Thumbnails
-    /// are decoded and rendered in parallel, and reused from `cache` when unchanged.
+    /// oversized thumbnail, or one whose library cannot be loaded (`ImagingLibrary.loadFailures`
+    /// then says why), is drawn as a placeholder box and counted in `failures`. Thumbnails are
+    /// decoded and rendered in parallel, and reused from `cache` when unchanged.
     ///
     /// Symbols output is plain lines; pixel modes (kitty, iterm, sixel) reserve each row's lines
     /// first and then place every image with cursor save/restore and moves. With `.none` only

@@ -117,6 +117,31 @@ import Testing
         }
     }
 
+    // MARK: Start-up
+
+    /// libcurl and the imaging libraries are loaded on first use (CurlShim, ImagingShim): a
+    /// command that needs none of them, such as `photos --version`, starts without them.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/readelf")))
+    func linksNoLibraryItLoadsOnFirstUse() async throws {
+        let readelf = Process()
+        readelf.executableURL = URL(fileURLWithPath: "/usr/bin/readelf")
+        readelf.arguments = ["--dynamic", Photos.executable.path]
+        let pipe = Pipe()
+        readelf.standardOutput = pipe
+        try readelf.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        readelf.waitUntilExit()
+        #expect(readelf.terminationStatus == 0)
+        let needed = output.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        #expect(!needed.isEmpty, "\(output)")
+        for library in ["libcurl", "libchafa", "libglib", "libturbojpeg", "libpng", "libwebp"] {
+            #expect(!needed.contains { $0.contains("[\(library)") }, "\(library) is linked")
+        }
+        let photos = try Photos(server: nil)
+        defer { photos.remove() }
+        #expect(try await photos.run(["--version"]).status == 0)
+    }
+
     // MARK: Many processes
 
     @Test func eightProcessesTwentyRunsEachShareOneCache() async throws {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PhotosCore
+import PhotosImaging
 import PhotosTerminal
 
 #if canImport(Glibc)
@@ -74,6 +75,8 @@ extension PhotosCommand {
             let options = BrowseSession.Options(providers: provider, query: query, graphics: pictures.graphics, offline: offline)
             try await CommandRuntime.run(command: "browse", network: !offline) { context in
                 try await BrowseSession(context: context, options: options).run()
+                // Pictures a missing library kept from being drawn showed as failed; say why.
+                for failure in ImagingLibrary.loadFailures { Diagnostics.warning(failure.description) }
             }
         }
     }

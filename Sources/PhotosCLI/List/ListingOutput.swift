@@ -44,6 +44,7 @@ extension Listing {
                 cache: environment.tileCache)
             try Output.write(grid.text)
             if grid.failures > 0 {
+                for failure in ImagingLibrary.loadFailures { Diagnostics.warning(failure.description) }
                 Diagnostics.warning("\(grid.failures) of \(tiles.count) thumbnails could not be shown (placeholder tiles)")
             }
             printNextPageHint(listings: listings, request: request)

@@ -87,6 +87,10 @@ extension Listing {
                     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                     try SyntheticImageRenderer.png(picture).write(to: file, options: .atomic)
                 }
+            } catch let error as ImagingLibraryError {
+                // Every other thumbnail would fail the same way.
+                Diagnostics.warning("could not draw thumbnails: \(error)")
+                break
             } catch {
                 Diagnostics.warning("could not draw a thumbnail for \(host): \(error)")
                 continue
