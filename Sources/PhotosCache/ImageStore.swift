@@ -39,7 +39,12 @@ public struct ImageStore: Sendable {
     /// Creates the folder that will hold `url`'s file: one `mkdir`, which fails harmlessly
     /// when the folder is there.
     public func prepareFolder(for url: String) throws {
-        let folder = path(for: url).deletingLastPathComponent()
+        try prepareFolder(relativePath: relativePath(for: url))
+    }
+
+    /// Creates the folder of a ``relativePath(for:)``.
+    func prepareFolder(relativePath: String) throws {
+        let folder = root.appendingPathComponent(relativePath).deletingLastPathComponent()
         if mkdir(folder.path, 0o700) == 0 || errno == EEXIST { return }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }

@@ -76,8 +76,10 @@ extension PhotoCache {
     }
 
     private func performDownload(_ url: String, provider: String?, http: any HTTPFetching, maxBytes: Int) async throws -> URL {
-        try store.prepareFolder(for: url)
-        let target = store.path(for: url)
+        // The file's name is the SHA-256 of its URL: worked out once per download.
+        let relative = store.relativePath(for: url)
+        try store.prepareFolder(relativePath: relative)
+        let target = store.root.appendingPathComponent(relative)
         // Another process sharing the cache may evict the file between its rename and the size
         // check below (its index does not know this process is using it yet): fetch it again,
         // once, rather than report a failure.
@@ -87,7 +89,7 @@ extension PhotoCache {
                 throw PhotosError.unavailable(provider: URLComponents(string: url)?.host ?? "unknown host", detail: "HTTP \(response.status)")
             }
             guard let size = configuration.fileSystem.fileSize(atPath: target.path) else { continue }
-            let record = ImageRecord(url: url, path: store.relativePath(for: url), size: size, provider: provider)
+            let record = ImageRecord(url: url, path: relative, size: size, provider: provider)
             memory.withLock { $0[url] = target }
             run.withLock { run in
                 run.imageMisses += 1

@@ -49,10 +49,17 @@ enum SHA256 {
     }
 
     static func hex(_ text: String) -> String {
-        hash(Array(text.utf8)).map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
-        }.joined()
+        let digest = hash(Array(text.utf8))
+        let digits: StaticString = "0123456789abcdef"
+        return digits.withUTF8Buffer { digits in
+            String(unsafeUninitializedCapacity: digest.count * 2) { buffer in
+                for (index, byte) in digest.enumerated() {
+                    buffer[2 * index] = digits[Int(byte >> 4)]
+                    buffer[2 * index + 1] = digits[Int(byte & 0xF)]
+                }
+                return digest.count * 2
+            }
+        }
     }
 }
 

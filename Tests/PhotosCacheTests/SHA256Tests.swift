@@ -1,0 +1,25 @@
+import Testing
+
+@testable import PhotosCache
+
+/// Cached files are named by the SHA-256 of their URL: the digests of FIPS 180-4's examples.
+@Suite struct SHA256Tests {
+    @Test(arguments: [
+        ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+        ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
+        (
+            "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
+            "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"
+        ),
+    ])
+    func digestsMatchTheStandardsExamples(text: String, digest: String) {
+        #expect(SHA256.hex(text) == digest)
+    }
+
+    @Test func imagesAreNamedByTheirURLsDigestWithTheirExtension() {
+        let store = ImageStore(root: .init(fileURLWithPath: "/cache"))
+        #expect(store.relativePath(for: "abc") == "images/ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(store.relativePath(for: "https://h/a/b.JPG?x=1").hasSuffix(".jpg"))
+    }
+}
