@@ -62,14 +62,31 @@ public struct LiveFileSystem: CacheFileSystem {
     }
 
     public func files(under folder: String) -> [(path: String, size: Int64, modified: Date)] {
-        guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [] }
+        // readdir and lstat: FileManager's enumerator built each entry's path through
+        // NSString, at a cost per file that a sweep of thousands of images noticed.
         var result: [(path: String, size: Int64, modified: Date)] = []
-        while let relative = enumerator.nextObject() as? String {
-            let path = folder + "/" + relative
-            var info = stat()
-            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
-            let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1e9)
-            result.append((path, Int64(info.st_size), modified))
+        var pending = [folder]
+        while let current = pending.popLast() {
+            guard let directory = opendir(current) else { continue }
+            defer { closedir(directory) }
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                    String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if name == "." || name == ".." { continue }
+                let path = current + "/" + name
+                var info = stat()
+                guard lstat(path, &info) == 0 else { continue }
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR:
+                    pending.append(path)
+                case S_IFREG:
+                    let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1e9)
+                    result.append((path, Int64(info.st_size), modified))
+                default:
+                    continue
+                }
+            }
         }
         return result
     }
