@@ -51,7 +51,7 @@ public struct ImageStore: Sendable {
 
     /// A safe extension from the URL path: only short alphanumeric ones, defaulting to none.
     static func fileExtension(of url: String) -> String {
-        guard let path = URLComponents(string: url)?.path else { return "" }
+        guard let path = PlainHTTPURL(url)?.path ?? URLComponents(string: url)?.path else { return "" }
         let last = path.split(separator: "/").last ?? ""
         guard let dot = last.lastIndex(of: ".") else { return "" }
         let ext = last[last.index(after: dot)...].lowercased()

@@ -107,15 +107,25 @@ public final class PhotoCache: Sendable {
                 for (url, size) in state.brokenImages {
                     try db.execute(sql: "DELETE FROM image WHERE url = ? AND size = ?", arguments: [url, size])
                 }
-                for record in state.newImages.values {
-                    try db.execute(
-                        sql: """
-                            INSERT INTO image (url, path, size, provider, created_at, last_access) VALUES (?, ?, ?, ?, ?, ?)
-                            ON CONFLICT(url) DO UPDATE SET path = excluded.path, size = excluded.size,
-                                provider = COALESCE(excluded.provider, image.provider),
-                                created_at = excluded.created_at, last_access = excluded.last_access
-                            """,
-                        arguments: [record.url, record.path, record.size, record.provider, time, time])
+                if !state.newImages.isEmpty {
+                    // One prepared statement for every new image (a save or a list of hundreds).
+                    let insert = BoundStatement(
+                        try db.cachedStatement(
+                            sql: """
+                                INSERT INTO image (url, path, size, provider, created_at, last_access) VALUES (?, ?, ?, ?, ?, ?)
+                                ON CONFLICT(url) DO UPDATE SET path = excluded.path, size = excluded.size,
+                                    provider = COALESCE(excluded.provider, image.provider),
+                                    created_at = excluded.created_at, last_access = excluded.last_access
+                                """), in: db)
+                    for record in state.newImages.values {
+                        insert.bind(1, record.url)
+                        insert.bind(2, record.path)
+                        insert.bind(3, record.size)
+                        insert.bind(4, record.provider)
+                        insert.bind(5, time)
+                        insert.bind(6, time)
+                        try insert.run()
+                    }
                 }
                 let accessed = state.imageAccesses.subtracting(state.newImages.keys)
                 for chunk in Array(accessed).chunked(500) {

@@ -176,7 +176,55 @@ public final class CurlTransport: HTTPFetching {
 
     static func validatedHost(_ url: String) throws(TransportError) -> String {
         // A small parser rather than URLComponents: it runs for every request; libcurl checks
-        // the rest of the URL itself.
+        // the rest of the URL itself. ASCII URLs (nearly all) are read byte by byte.
+        if let host = try validatedASCIIHost(url) { return host }
+        return try validatedHostByCharacters(url)
+    }
+
+    /// ``validatedHost(_:)`` for a URL of ASCII bytes; nil for any other URL.
+    static func validatedASCIIHost(_ url: String) throws(TransportError) -> String? {
+        var url = url
+        let result: Result<String, TransportError>? = url.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
+            func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+            func lower(_ range: Range<Int>) -> String {
+                String(decoding: bytes[range].map { isLetter($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+            }
+            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return .failure(.invalidURL) }
+            guard colon > 0, isLetter(bytes[0]),
+                bytes[0..<colon].allSatisfy({ isLetter($0) || isDigit($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E })
+            else { return .failure(.invalidURL) }
+            let scheme = lower(0..<colon)
+            guard scheme == "http" || scheme == "https" else { return .failure(.unsupportedScheme(scheme)) }
+            guard colon + 3 <= bytes.count, bytes[colon + 1] == 0x2F, bytes[colon + 2] == 0x2F else { return .failure(.invalidURL) }
+            var start = colon + 3
+            var end = start
+            while end < bytes.count, bytes[end] != 0x2F, bytes[end] != 0x3F, bytes[end] != 0x23 { end += 1 }
+            if let at = bytes[start..<end].lastIndex(of: UInt8(ascii: "@")) { start = at + 1 }
+            var hostStart = start
+            var hostEnd = start
+            if start < end, bytes[start] == UInt8(ascii: "[") {
+                guard let close = bytes[start..<end].firstIndex(of: UInt8(ascii: "]")) else { return .failure(.invalidURL) }
+                hostStart = start + 1
+                hostEnd = close
+            } else {
+                while hostEnd < end, bytes[hostEnd] != UInt8(ascii: ":") { hostEnd += 1 }
+            }
+            // White space and line breaks: space, tab, LF, VT, FF, CR.
+            guard hostStart < hostEnd, !bytes[hostStart..<hostEnd].contains(where: { $0 == 0x20 || (0x09...0x0D).contains($0) })
+            else { return .failure(.invalidURL) }
+            return .success(lower(hostStart..<hostEnd))
+        }
+        switch result {
+        case nil: return nil
+        case .success(let host): return host
+        case .failure(let error): throw error
+        }
+    }
+
+    /// ``validatedHost(_:)`` by Characters, for URLs that are not all ASCII.
+    static func validatedHostByCharacters(_ url: String) throws(TransportError) -> String {
         guard let colon = url.firstIndex(of: ":") else { throw .invalidURL }
         let scheme = url[..<colon].lowercased()
         guard let first = scheme.first, first.isASCII, first.isLetter,

@@ -23,7 +23,7 @@ struct TempFile {
         self.target = target
         // Plain string work: this runs once per download.
         let full = target.path
-        let slash = full.lastIndex(of: "/") ?? full.startIndex
+        let slash = full.utf8.lastIndex(of: UInt8(ascii: "/")) ?? full.startIndex
         let directory = full[..<slash]
         let name = full[full.index(after: slash)...]
         let random = String(UInt64.random(in: 0...UInt64.max), radix: 16)

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+@testable import PhotosCore
+
+/// The byte-wise reader of plain http(s) URLs answers only where Foundation's parser agrees.
+@Suite struct PlainURLTests {
+    static func urls() -> [String] {
+        var urls = [
+            "https://live.staticflickr.com/65535/1_abc_b.jpg", "HTTP://Example.org:8080/a/b.PNG?x=1&y=2#top", "https://h", "https://h/",
+            "https://h?q", "https://h#f", "https://h:/", "https://h:123456/", "https://u@h/", "https://[::1]/", "https://h/a%20b.jpg",
+            "https://h/a b.jpg", "https://h/a#b#c", "ftp://h/a", "httpx://h/", "https:/h", "https://", "https://h/é.jpg", "javascript:alert(1)",
+            "https://h/~user/(x)!$&'*+,;=:@/?q=/?", "https://h/\u{7F}", "https://h/{x}", "http://-/", "http://./a",
+        ]
+        let schemes = ["https://", "http://", "HTTPS://", "Http://", "https:/", "ftp://", "https//", ""]
+        let hosts = ["h", "example.org", "A-1.b", "", "-", "u@h", "[::1]", "é.fr", "h h", "h:80", "h:", "h:99999999"]
+        let pieces = ["/", "a.jpg", "?", "q=1&r=2", "#", "%20", "%zz", " ", "@", "[", "]", "é", "-", ".", "~", "|", ":", "(", "'", "\\", "^"]
+        var state: UInt32 = 31337
+        func next(_ bound: Int) -> Int {
+            state = state &* 1_103_515_245 &+ 12345
+            return Int(state >> 16) % bound
+        }
+        for _ in 0..<4000 {
+            var url = schemes[next(schemes.count)] + hosts[next(hosts.count)]
+            for _ in 0..<next(7) { url += pieces[next(pieces.count)] }
+            urls.append(url)
+        }
+        return urls
+    }
+
+    @Test func plainURLsAreOnesFoundationAcceptsWithTheSameHostAndPath() {
+        var plain = 0
+        for url in Self.urls() {
+            guard let parsed = PlainHTTPURL(url) else { continue }
+            plain += 1
+            #expect(URLPolicy.isAllowedByComponents(url), "\(url)")
+            let components = URLComponents(string: url)
+            #expect(components?.host == parsed.host, "\(url)")
+            #expect(components?.path == parsed.path, "\(url)")
+        }
+        #expect(plain > 100, "the corpus holds plain URLs")
+        for url in Self.urls() {
+            #expect(URLPolicy.isAllowed(url) == URLPolicy.isAllowedByComponents(url), "\(url)")
+        }
+    }
+}
