@@ -13,9 +13,12 @@ import PhotosCore
 /// was whole when written; the index records its size so later truncation is noticed.
 public struct ImageStore: Sendable {
     public let root: URL
+    /// `root`'s path, to which relative paths are joined as strings.
+    private let rootPath: String
 
     public init(root: URL) {
         self.root = root
+        rootPath = root.path.hasSuffix("/") ? String(root.path.dropLast()) : root.path
     }
 
     /// The folder of images.
@@ -44,18 +47,29 @@ public struct ImageStore: Sendable {
 
     /// Creates the folder of a ``relativePath(for:)``.
     func prepareFolder(relativePath: String) throws {
-        let folder = root.appendingPathComponent(relativePath).deletingLastPathComponent()
-        if mkdir(folder.path, 0o700) == 0 || errno == EEXIST { return }
+        let slash = relativePath.utf8.lastIndex(of: UInt8(ascii: "/"))
+        let path = slash.map { rootPath + "/" + relativePath[..<$0] } ?? rootPath
+        if mkdir(path, 0o700) == 0 || errno == EEXIST { return }
+        let folder = URL(fileURLWithPath: path, isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     /// A safe extension from the URL path: only short alphanumeric ones, defaulting to none.
     static func fileExtension(of url: String) -> String {
-        guard let path = PlainHTTPURL(url)?.path ?? URLComponents(string: url)?.path else { return "" }
-        let last = path.split(separator: "/").last ?? ""
-        guard let dot = last.lastIndex(of: ".") else { return "" }
-        let ext = last[last.index(after: dot)...].lowercased()
-        guard (1...5).contains(ext.count), ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return "" }
-        return "." + ext
+        guard var path = PlainHTTPURL(url)?.path ?? URLComponents(string: url)?.path else { return "" }
+        // The last non-empty path component's text after its last dot: 1 to 5 ASCII letters
+        // or digits, lowercased (bytes: this runs for every image a listing names).
+        return path.withUTF8 { bytes -> String in
+            var end = bytes.count
+            while end > 0, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
+            var start = end
+            while start > 0, bytes[start - 1] != UInt8(ascii: "/") { start -= 1 }
+            guard let dot = bytes[start..<end].lastIndex(of: UInt8(ascii: ".")) else { return "" }
+            let ext = bytes[(dot + 1)..<end]
+            guard (1...5).contains(ext.count), ext.allSatisfy({ ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) }) else {
+                return ""
+            }
+            return "." + String(decoding: ext.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+        }
     }
 }
