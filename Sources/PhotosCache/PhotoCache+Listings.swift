@@ -270,18 +270,20 @@ extension PhotoCache {
     /// A photo from a row of `photoColumns()`; nil for a row that no longer makes sense (never
     /// trust the disk).
     static func photo(from row: Row) -> Photo? {
-        guard let provider: String = row[0], let raw: String = row[1], !provider.isEmpty, !raw.isEmpty else {
+        // `value(at:)`, never `row[i]`: GRDB's subscript traps on a value of another type (a
+        // width of 1e300), and the disk is not trusted.
+        guard let provider: String = row.value(at: 0), let raw: String = row.value(at: 1), !provider.isEmpty, !raw.isEmpty else {
             return nil
         }
-        let tags = (row[11] as String?).map(Self.decodeTags) ?? []
-        let sizes = (row[12] as String?).map(Self.decodeSizes) ?? []
-        let taken: Double? = row[9]
-        let uploaded: Double? = row[10]
+        let tags = (row.value(at: 11) as String?).map(Self.decodeTags) ?? []
+        let sizes = (row.value(at: 12) as String?).map(Self.decodeSizes) ?? []
+        let taken: Double? = row.value(at: 9)
+        let uploaded: Double? = row.value(at: 10)
         return Photo(
-            id: PhotoID(provider: provider, raw: raw), title: row[2] ?? "", owner: row[3], thumbnailURL: row[4],
-            imageURL: row[5], width: row[6], height: row[7], pageURL: row[8],
-            takenAt: taken.map(Date.init(timeIntervalSince1970:)), uploadedAt: uploaded.map(Date.init(timeIntervalSince1970:)),
-            tags: tags, sizes: sizes)
+            id: PhotoID(provider: provider, raw: raw), title: row.value(at: 2) ?? "", owner: row.value(at: 3),
+            thumbnailURL: row.value(at: 4), imageURL: row.value(at: 5), width: row.value(at: 6), height: row.value(at: 7),
+            pageURL: row.value(at: 8), takenAt: taken.map(Date.init(timeIntervalSince1970:)),
+            uploadedAt: uploaded.map(Date.init(timeIntervalSince1970:)), tags: tags, sizes: sizes)
     }
 
     /// The `sizes` column: one size per record, `WIDTH US HEIGHT US LABEL US URL`, records
@@ -409,5 +411,10 @@ extension Row {
     /// disk holds is never trusted enough to crash on.
     func value<Value: DatabaseValueConvertible>(_ column: String) -> Value? {
         try? decode(Value.self, forColumn: column)
+    }
+
+    /// The value at a column position, with the same care as ``value(_:)``.
+    func value<Value: DatabaseValueConvertible>(at index: Int) -> Value? {
+        try? decode(Value.self, atIndex: index)
     }
 }

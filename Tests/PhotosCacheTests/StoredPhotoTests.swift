@@ -31,4 +31,26 @@ import Testing
         #expect(stored.page.photos == photos)
         for photo in photos { #expect(cache.cachedPhoto(photo.id) == photo) }
     }
+
+    /// Found by the cache fuzzer (Fixtures/fuzz/cache/crash-cf519a30...): a width the disk holds
+    /// as a huge real number trapped in GRDB's row subscript.
+    @Test func aColumnOfAnotherTypeReadsAsMissingInsteadOfCrashing() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let photo = Photo(
+            id: PhotoID(provider: "fake", raw: "1"), title: "t", owner: nil, thumbnailURL: nil, imageURL: nil, width: 10, height: 20,
+            pageURL: nil, takenAt: nil, uploadedAt: nil, tags: [], sizes: [])
+        let cache = bed.cache()
+        defer { cache.close() }
+        let query = ListQuery(page: 1, perPage: 1)
+        _ = try await cache.listing(query, from: FakeProvider { _, _ in .page([photo]) }, mode: .normal)
+        try cache.index.write { db in
+            try db.execute(sql: "UPDATE photo SET width = 9.755822223675516e299, height = 'tall', taken_at = 'soon', title = x'00ff'")
+        }
+        let stored = try #require(try cache.storedListing(ListingKey(provider: "fake", query: query)))
+        let read = try #require(stored.page.photos.first)
+        #expect(read.id == photo.id)
+        #expect(read.width == nil && read.height == nil && read.takenAt == nil)
+        #expect(cache.cachedPhoto(photo.id)?.width == nil)
+    }
 }
