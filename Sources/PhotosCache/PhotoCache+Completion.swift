@@ -44,10 +44,10 @@ extension PhotoCache {
                 var seen = Set<String>()
                 var candidates: [CompletionCandidate] = []
                 while let row = try rows.next(), candidates.count < limit {
-                    let id: String = row[0]
-                    // LIKE ignores ASCII case; completion does not.
-                    guard id.hasPrefix(prefix), seen.insert(id).inserted else { continue }
-                    candidates.append(CompletionCandidate(id: id, title: row[1] ?? ""))
+                    // LIKE ignores ASCII case; completion does not. A value of another type
+                    // (a damaged index) is skipped, never trapped on.
+                    guard let id: String = row.value(at: 0), id.hasPrefix(prefix), seen.insert(id).inserted else { continue }
+                    candidates.append(CompletionCandidate(id: id, title: row.value(at: 1) ?? ""))
                 }
                 return candidates
             }

@@ -53,4 +53,24 @@ import Testing
         #expect(read.width == nil && read.height == nil && read.takenAt == nil)
         #expect(cache.cachedPhoto(photo.id)?.width == nil)
     }
+
+    @Test func completionSkipsIdsOfAnotherTypeAndKeepsTheRest() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let photos = (1...3).map {
+            Photo(
+                id: PhotoID(provider: "fake", raw: String($0)), title: "t\($0)", owner: nil, thumbnailURL: nil, imageURL: nil, width: nil,
+                height: nil, pageURL: nil, takenAt: nil, uploadedAt: nil, tags: [], sizes: [])
+        }
+        let cache = bed.cache()
+        _ = try await cache.listing(ListQuery(page: 1, perPage: 3), from: FakeProvider { _, _ in .page(photos) }, mode: .normal)
+        try cache.index.write { db in
+            try db.execute(sql: "UPDATE listing_photo SET photo_id = x'ff' WHERE position = 0")
+            try db.execute(sql: "UPDATE photo SET title = x'ff' WHERE id = 'fake:2'")
+        }
+        cache.close()
+        let candidates = PhotoCache.recentPhotoIDs(root: bed.folder, prefix: "fake:")
+        #expect(candidates.map(\.id) == ["fake:2", "fake:3"])
+        #expect(candidates.map(\.title) == ["", "t3"])
+    }
 }
