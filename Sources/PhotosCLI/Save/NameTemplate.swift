@@ -187,20 +187,19 @@ struct NameFields: Sendable {
         // The path's last segment, without the query or fragment (no URL parser: this runs for
         // every photo of a save). An ASCII URL is read as bytes, with the same result.
         var bytes = url
-        if let known = bytes.withUTF8({ asciiExtension($0) }) { return known.isEmpty ? nil : known }
-        let path = url.prefix { $0 != "?" && $0 != "#" }
-        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/"), path.contains("://") else { return nil }
-        switch path[path.index(after: dot)...].lowercased() {
-        case "jpg", "jpeg": return "jpg"
-        case "png": return "png"
-        case "gif": return "gif"
-        case "webp": return "webp"
-        default: return nil
-        }
+        if let known = bytes.withUTF8({ asciiExtension($0) }) { return known }
+        return fileExtensionByCharacters(of: url)
     }
 
-    /// ``fileExtension(of:)`` of an ASCII URL (`""` for none); nil when the URL is not ASCII.
-    private static func asciiExtension(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    /// ``fileExtension(of:)`` read by Characters: for URLs that are not all ASCII.
+    static func fileExtensionByCharacters(of url: String) -> String? {
+        let path = url.prefix { $0 != "?" && $0 != "#" }
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/"), path.contains("://") else { return nil }
+        return imageExtension(path[path.index(after: dot)...].lowercased())
+    }
+
+    /// ``fileExtension(of:)`` of an ASCII URL; nil (outside) when the URL is not ASCII.
+    private static func asciiExtension(_ bytes: UnsafeBufferPointer<UInt8>) -> String?? {
         var end = 0
         while end < bytes.count, bytes[end] != UInt8(ascii: "?"), bytes[end] != UInt8(ascii: "#") {
             guard bytes[end] < 0x80 else { return nil }
@@ -208,16 +207,22 @@ struct NameFields: Sendable {
         }
         guard !bytes[end...].contains(where: { $0 >= 0x80 }) else { return nil }
         let path = bytes[..<end]
-        guard let dot = path.lastIndex(of: UInt8(ascii: ".")), !path[dot...].contains(UInt8(ascii: "/")) else { return "" }
+        guard let dot = path.lastIndex(of: UInt8(ascii: ".")), !path[dot...].contains(UInt8(ascii: "/")) else { return .some(nil) }
         let scheme: [UInt8] = Array("://".utf8)
-        guard path.count >= 3, (0...(path.count - 3)).contains(where: { path[$0..<($0 + 3)].elementsEqual(scheme) }) else { return "" }
-        let ext = String(decoding: path[(dot + 1)...].map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
-        switch ext {
+        guard path.count >= 3, (0...(path.count - 3)).contains(where: { path[$0..<($0 + 3)].elementsEqual(scheme) }) else {
+            return .some(nil)
+        }
+        return .some(imageExtension(String(decoding: path[(dot + 1)...].map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)))
+    }
+
+    /// The extension photos saves for a lowercased URL extension; nil for one that is no image's.
+    private static func imageExtension(_ text: String) -> String? {
+        switch text {
         case "jpg", "jpeg": return "jpg"
         case "png": return "png"
         case "gif": return "gif"
         case "webp": return "webp"
-        default: return ""
+        default: return nil
         }
     }
 }
