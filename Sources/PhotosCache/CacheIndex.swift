@@ -201,6 +201,10 @@ final class CacheIndex: Sendable {
                 throw DatabaseError(resultCode: .SQLITE_ERROR, message: "could not turn on WAL (journal mode \(mode ?? "unknown"))")
             }
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // A page cache of 512 KB rather than SQLite's 2 MB: reads by key touch a few pages,
+            // and the rest of the default only filled up with the pages a long write leaves
+            // behind (a save of 1000 photos), memory the run does not read again.
+            try db.execute(sql: "PRAGMA cache_size = -512")
         }
         grdb.label = "photos-cache"
         // SQLite follows links; a link where the index belongs is refused instead.

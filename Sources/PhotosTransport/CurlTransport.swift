@@ -4,18 +4,16 @@ import Synchronization
 
 /// The HTTP transport of photos: libcurl's multi interface on one loop thread, HTTP/2 over TLS
 /// with many streams per connection and more connections to a host only when its streams are all
-/// in use, retries with backoff, and in-flight sharing of identical requests.
+/// in use, retries with backoff, and in-flight sharing of identical requests whose
+/// bodies come back in memory.
 public final class CurlTransport: HTTPFetching {
     public let configuration: TransportConfiguration
     private let loop: CurlLoop
-    private let coalescer = RequestCoalescer<RequestKey, HTTPResponse>()
+    private let coalescer = RequestCoalescer<HTTPRequest, HTTPResponse>()
     private let retryTokens: Mutex<Double>
     private let isShutDown = Mutex(false)
-
-    private struct RequestKey: Hashable, Sendable {
-        let request: HTTPRequest
-        let destination: TransferDestination
-    }
+    /// The files resumable downloads are writing now.
+    private let resuming = Mutex<Set<String>>([])
 
     /// - Throws: `TransportError` when libcurl cannot be initialised.
     public init(configuration: TransportConfiguration = .fromEnvironment()) throws(TransportError) {
@@ -47,26 +45,41 @@ public final class CurlTransport: HTTPFetching {
     }
 
     public func data(for request: HTTPRequest) async throws -> HTTPResponse {
-        try await coalescer.run(RequestKey(request: request, destination: .memory)) { [self] in
+        try await coalescer.run(request) { [self] in
             try await execute(request, destination: .memory)
         }
     }
 
+    /// Downloads run in the caller's task, not through the coalescer: a destination is one
+    /// caller's (the cache shares a URL's download among its callers itself, and a save names
+    /// every file apart), and a task less per file is memory less per file in flight, hundreds
+    /// at a time.
     public func download(_ request: HTTPRequest, to destination: URL) async throws -> HTTPResponse {
-        let target = TransferDestination.file(destination.standardizedFileURL)
-        return try await coalescer.run(RequestKey(request: request, destination: target)) { [self] in
-            try await execute(request, destination: target)
-        }
+        try await execute(request, destination: .file(Self.standardized(destination)))
     }
 
     /// Streams `request` into `partial`, continuing an earlier attempt's bytes with `Range` and
     /// `If-Range` (see ``ResumableFile``). Every retry continues from what the attempt before it
     /// left, and nothing is ever renamed or removed: the caller checks the file and publishes it.
+    /// - Throws: `TransportError.fileSystem` at once when another download of this transport is
+    ///   writing `partial`: two writers would interleave their bytes.
     public func download(_ request: HTTPRequest, resuming partial: URL) async throws -> HTTPResponse {
-        let target = TransferDestination.resume(partial.standardizedFileURL)
-        return try await coalescer.run(RequestKey(request: request, destination: target)) { [self] in
-            try await execute(request, destination: target)
+        let file = Self.standardized(partial)
+        guard resuming.withLock({ $0.insert(file.path).inserted }) else {
+            throw TransportError.fileSystem(path: file.path, detail: "another download is writing this file")
         }
+        defer { _ = resuming.withLock { $0.remove(file.path) } }
+        return try await execute(request, destination: .resume(file))
+    }
+
+    /// `file` with `.` and `..` resolved, as `standardizedFileURL` gives it, without the stat
+    /// Foundation makes to learn whether it names a folder when there is nothing to resolve (the
+    /// paths photos downloads to are absolute and plain already).
+    static func standardized(_ file: URL) -> URL {
+        let path = file.path
+        let plain = path.hasPrefix("/") && !path.hasSuffix("/") && !path.contains("//")
+            && !path.split(separator: "/").contains(where: { $0 == "." || $0 == ".." })
+        return plain ? URL(fileURLWithPath: path, isDirectory: false) : file.standardizedFileURL
     }
 
     /// Marks `host` as down, as if it had just failed to connect (the CLI uses this to stop

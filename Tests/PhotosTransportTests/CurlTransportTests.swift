@@ -325,6 +325,18 @@ import Testing
         }
     }
 
+    @Test func downloadPathsAreStandardizedAsFoundationDoes() throws {
+        let folder = try TemporaryFolder()
+        let paths = [
+            "/tmp/a.jpg", "/tmp/a.jpg.part", "/tmp/./a.jpg", "/tmp/x/../a.jpg", "/tmp//a.jpg", "/tmp/..a.jpg",
+            "/tmp/a..jpg", "/tmp/.a.jpg", "/tmp/", "relative/a.jpg", "./a.jpg", "/tmp/dir/.", folder.url.path,
+        ]
+        for path in paths {
+            let url = URL(fileURLWithPath: path)
+            #expect(CurlTransport.standardized(url).path == url.standardizedFileURL.path, "\(path)")
+        }
+    }
+
     @Test func redirectsNeverLeaveHTTPSAndPlainHTTPIsUpgraded() async throws {
         try await withFixtureServer { server in
             let transport = try Self.transport(for: server)

@@ -134,6 +134,33 @@ import Testing
         }
     }
 
+    @Test func aSecondWriterOfTheSameFileIsRefusedWhileTheFirstRuns() async throws {
+        try await withFixtureServer(FixtureServerConfiguration(latencyMilliseconds: 300)) { server in
+            let transport = try CurlTransportTests.transport(for: server, retry: .none)
+            let folder = try TemporaryFolder()
+            let part = folder.appending("large.jpg.part")
+            let url = "\(server.url)/images/large.jpg"
+            let first = Task { try await transport.download(HTTPRequest(url: url), resuming: part) }
+            try await waitUntil { server.stats().requests == 1 }
+            do {
+                _ = try await transport.download(HTTPRequest(url: url), resuming: part)
+                Issue.record("a second download into the same file ran")
+            } catch TransportError.fileSystem(let path, let detail) {
+                #expect(path == part.standardizedFileURL.path)
+                #expect(detail.contains("another download"))
+            }
+            let response = try await first.value
+            #expect(response.status == 200)
+            #expect(try Data(contentsOf: part) == Data(contentsOf: Self.image), "the first writer's bytes alone")
+            #expect(server.stats().requests == 1, "the refused call asked nothing")
+            // Once the first is done, the file is free again: the next call asks for what follows
+            // the whole file, and the server says there is nothing.
+            let again = try await transport.download(HTTPRequest(url: url), resuming: part)
+            #expect(again.status == 416)
+            #expect(server.stats().ranges == 1)
+        }
+    }
+
     @Test func theServerAnswersRangesAsRFC9110Says() async throws {
         try await withFixtureServer { server in
             let transport = try CurlTransportTests.transport(for: server, retry: .none)

@@ -79,7 +79,9 @@ final class SavedFiles: Sendable {
         self.metadata = metadata
     }
 
-    func url(_ path: String) -> URL { folder.appendingPathComponent(path) }
+    /// The file at `path` below `--to` (named a file, so that Foundation does not stat it to
+    /// find out: this runs for every photo).
+    func url(_ path: String) -> URL { URL(fileURLWithPath: filePath(path), isDirectory: false) }
 
     /// The file system path of `path` below `--to`: what ``url(_:)`` names, joined as a string
     /// (this runs for every photo of a save, a re-run included).
@@ -131,7 +133,7 @@ final class SavedFiles: Sendable {
     /// image, else downloaded into `NAME.part` (continuing what an earlier run left there).
     func save(_ item: SaveItem) async -> FileOutcome {
         let final = url(item.path)
-        let part = URL(fileURLWithPath: final.path + Self.partSuffix)
+        let part = URL(fileURLWithPath: final.path + Self.partSuffix, isDirectory: false)
         if let cached = item.cachedFile {
             let copied = copy(cached, to: part)
             if let size = copied.size { return publish(item, part: part, final: final, expected: size, contentType: nil) }

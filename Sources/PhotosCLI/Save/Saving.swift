@@ -14,9 +14,15 @@ struct Saving {
     let context: CommandContext
     var environment: AppEnvironment { context.environment }
 
-    /// Files in flight at once: what the transport carries at once (its connections' HTTP/2
-    /// streams) and some queued behind.
-    var window: Int { context.http.concurrentTransfers + 28 }
+    /// Files in flight at once: up to ``filesInFlight`` on the transport (fewer when it carries
+    /// fewer at once) and some queued behind.
+    var window: Int { min(context.http.concurrentTransfers, Self.filesInFlight) + 28 }
+    /// Two connections' worth of HTTP/2 streams. More would not save faster: 200 images in
+    /// flight are about 10 MB on the way, more than any link's bandwidth-delay product, and a
+    /// save is then bound by the bytes and the CPU that moves them. But every file in flight
+    /// holds its transfer's buffers and task, so memory would grow with the count up to the
+    /// transport's 600 streams.
+    static let filesInFlight = 200
     /// Detail requests at once, for ids whose sizes no listing named.
     static let detailWindow = 16
 
