@@ -106,7 +106,8 @@ public enum HTMLText {
 
     /// `&amp;`, `&#233;`, `&#xE9;` and the common named entities; anything else stays as written.
     public static func decodeEntities(_ text: String) -> String {
-        guard text.contains("&") else { return text }
+        // The byte, not Foundation's `contains`, which searches as NSString does.
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
         var result = ""
         var rest = Substring(text)
         while let amp = rest.firstIndex(of: "&") {

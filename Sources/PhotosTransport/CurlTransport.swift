@@ -55,7 +55,7 @@ public final class CurlTransport: HTTPFetching {
     /// every file apart), and a task less per file is memory less per file in flight, hundreds
     /// at a time.
     public func download(_ request: HTTPRequest, to destination: URL) async throws -> HTTPResponse {
-        try await execute(request, destination: .file(Self.standardized(destination)))
+        try await execute(request, destination: .file(Self.standardizedPath(destination)))
     }
 
     /// Streams `request` into `partial`, continuing an earlier attempt's bytes with `Range` and
@@ -64,22 +64,32 @@ public final class CurlTransport: HTTPFetching {
     /// - Throws: `TransportError.fileSystem` at once when another download of this transport is
     ///   writing `partial`: two writers would interleave their bytes.
     public func download(_ request: HTTPRequest, resuming partial: URL) async throws -> HTTPResponse {
-        let file = Self.standardized(partial)
-        guard resuming.withLock({ $0.insert(file.path).inserted }) else {
-            throw TransportError.fileSystem(path: file.path, detail: "another download is writing this file")
+        let file = Self.standardizedPath(partial)
+        guard resuming.withLock({ $0.insert(file).inserted }) else {
+            throw TransportError.fileSystem(path: file, detail: "another download is writing this file")
         }
-        defer { _ = resuming.withLock { $0.remove(file.path) } }
+        defer { _ = resuming.withLock { $0.remove(file) } }
         return try await execute(request, destination: .resume(file))
     }
 
-    /// `file` with `.` and `..` resolved, as `standardizedFileURL` gives it, without the stat
-    /// Foundation makes to learn whether it names a folder when there is nothing to resolve (the
-    /// paths photos downloads to are absolute and plain already).
-    static func standardized(_ file: URL) -> URL {
+    /// The path of `file` with `.` and `..` resolved, as `standardizedFileURL` gives it, but
+    /// without the stat Foundation makes to learn whether it names a folder, nor its string
+    /// searches, when there is nothing to resolve (the paths photos downloads to are absolute
+    /// and plain already).
+    static func standardizedPath(_ file: URL) -> String {
         let path = file.path
-        let plain = path.hasPrefix("/") && !path.hasSuffix("/") && !path.contains("//")
-            && !path.split(separator: "/").contains(where: { $0 == "." || $0 == ".." })
-        return plain ? URL(fileURLWithPath: path, isDirectory: false) : file.standardizedFileURL
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        var plain = path.utf8.first == slash && path.utf8.last != slash
+        // No empty, `.` or `..` component: no "//", "/./" or "/../", and no "/." or "/.." at
+        // the end. `c` is the byte before the one read, `b` and `a` the two before it.
+        var (a, b, c): (UInt8, UInt8, UInt8) = (0, 0, 0)
+        func closesDotComponent() -> Bool { c == dot && (b == slash || (b == dot && a == slash)) }
+        for byte in path.utf8 where plain {
+            if byte == slash, c == slash || closesDotComponent() { plain = false }
+            (a, b, c) = (b, c, byte)
+        }
+        if plain, closesDotComponent() { plain = false }
+        return plain ? path : file.standardizedFileURL.path
     }
 
     /// Marks `host` as down, as if it had just failed to connect (the CLI uses this to stop

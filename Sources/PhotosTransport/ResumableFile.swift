@@ -21,7 +21,8 @@ import Darwin
 struct ResumableFile {
     static let attributeName = ExtendedAttribute.resumableDownload
 
-    let target: URL
+    /// The file's path.
+    let target: String
     let url: String
     /// Bytes kept from an earlier attempt: the offset this attempt asks to continue from.
     let offset: Int
@@ -32,19 +33,19 @@ struct ResumableFile {
 
     /// Reads what an earlier attempt left at `target` (nothing is opened or created yet).
     /// - Throws: `TransportError.fileSystem` when `target` is a symbolic link or not a regular file.
-    init(for target: URL, url: String) throws(TransportError) {
+    init(for target: String, url: String) throws(TransportError) {
         self.target = target
         self.url = url
         var info = stat()
-        guard lstat(target.path, &info) == 0 else {
+        guard lstat(target, &info) == 0 else {
             offset = 0
             validator = nil
             return
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw .fileSystem(path: target.path, detail: "not a regular file")
+            throw .fileSystem(path: target, detail: "not a regular file")
         }
-        let recorded = Self.readAttribute(target.path)
+        let recorded = Self.readAttribute(target)
         if info.st_size > 0, let recorded, recorded.url == url {
             offset = Int(info.st_size)
             validator = recorded.validator
@@ -73,14 +74,14 @@ struct ResumableFile {
         } else {
             appending = false
         }
-        descriptor = open(target.path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o666)
-        guard descriptor >= 0 else { throw .fileSystem(path: target.path, detail: String(cString: strerror(errno))) }
+        descriptor = open(target, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o666)
+        guard descriptor >= 0 else { throw .fileSystem(path: target, detail: String(cString: strerror(errno))) }
         if appending {
             guard lseek(descriptor, off_t(offset), SEEK_SET) == off_t(offset) else {
-                throw .fileSystem(path: target.path, detail: String(cString: strerror(errno)))
+                throw .fileSystem(path: target, detail: String(cString: strerror(errno)))
             }
         } else {
-            guard ftruncate(descriptor, 0) == 0 else { throw .fileSystem(path: target.path, detail: String(cString: strerror(errno))) }
+            guard ftruncate(descriptor, 0) == 0 else { throw .fileSystem(path: target, detail: String(cString: strerror(errno))) }
             Self.writeAttribute(descriptor, validator: HTTPValidators(headers: headers).rangeValidator, url: url)
         }
     }
@@ -93,7 +94,7 @@ struct ResumableFile {
             let written = write(descriptor, pointer, remaining)
             if written < 0 {
                 if errno == EINTR { continue }
-                throw .fileSystem(path: target.path, detail: String(cString: strerror(errno)))
+                throw .fileSystem(path: target, detail: String(cString: strerror(errno)))
             }
             remaining -= written
             pointer += written
@@ -106,7 +107,7 @@ struct ResumableFile {
         guard descriptor >= 0 else { return }
         let closed = close(descriptor)
         descriptor = -1
-        if closed != 0 { throw .fileSystem(path: target.path, detail: String(cString: strerror(errno))) }
+        if closed != 0 { throw .fileSystem(path: target, detail: String(cString: strerror(errno))) }
     }
 
     // MARK: The attribute

@@ -13,16 +13,17 @@ import Darwin
 struct TempFile {
     static let suffix = CacheLayout.partialSuffix
 
-    let target: URL
+    /// The path the file is renamed to when complete.
+    let target: String
     let path: String
     private var descriptor: Int32
 
     /// Creates the file. With `keepOpen` false the descriptor is closed at once and reopened on
     /// the first write: a download prepared ahead of its turn holds no file descriptor.
-    init(for target: URL, keepOpen: Bool = true) throws(TransportError) {
+    init(for target: String, keepOpen: Bool = true) throws(TransportError) {
         self.target = target
         // Plain string work: this runs once per download.
-        let full = target.path
+        let full = target
         let slash = full.utf8.lastIndex(of: UInt8(ascii: "/")) ?? full.startIndex
         let directory = full[..<slash]
         let name = full[full.index(after: slash)...]
@@ -30,7 +31,7 @@ struct TempFile {
         path = directory + "/." + name + "." + random + Self.suffix
         descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
-            throw .fileSystem(path: target.path, detail: String(cString: strerror(errno)))
+            throw .fileSystem(path: target, detail: String(cString: strerror(errno)))
         }
         if !keepOpen {
             close(descriptor)
@@ -44,7 +45,7 @@ struct TempFile {
             // Reopening an existing file is cheap; creating it was the slow part.
             descriptor = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
             guard descriptor >= 0 else {
-                throw .fileSystem(path: target.path, detail: String(cString: strerror(errno)))
+                throw .fileSystem(path: target, detail: String(cString: strerror(errno)))
             }
         }
         guard var pointer = bytes.baseAddress else { return }
@@ -53,7 +54,7 @@ struct TempFile {
             let written = write(descriptor, pointer, remaining)
             if written < 0 {
                 if errno == EINTR { continue }
-                throw .fileSystem(path: target.path, detail: String(cString: strerror(errno)))
+                throw .fileSystem(path: target, detail: String(cString: strerror(errno)))
             }
             remaining -= written
             pointer += written
@@ -64,10 +65,10 @@ struct TempFile {
     mutating func commit() throws(TransportError) {
         let closed = descriptor >= 0 ? close(descriptor) : 0
         descriptor = -1
-        guard closed == 0, rename(path, target.path) == 0 else {
+        guard closed == 0, rename(path, target) == 0 else {
             let detail = String(cString: strerror(errno))
             unlink(path)
-            throw .fileSystem(path: target.path, detail: detail)
+            throw .fileSystem(path: target, detail: detail)
         }
     }
 

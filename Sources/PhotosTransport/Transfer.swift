@@ -5,9 +5,11 @@ import PhotosCore
 /// Where a transfer's body goes.
 enum TransferDestination: Sendable, Hashable {
     case memory
-    case file(URL)
-    /// A file written in place and continued by later attempts (see ``ResumableFile``).
-    case resume(URL)
+    /// A file, by its path: written beside it and renamed when complete (see ``TempFile``).
+    case file(String)
+    /// A file, by its path, written in place and continued by later attempts (see
+    /// ``ResumableFile``).
+    case resume(String)
 }
 
 /// One attempt at one request: its easy handle, its body sink and its completion.

@@ -132,8 +132,9 @@ final class SavedFiles: Sendable {
     /// Saves one photo whose file is not there yet: copied from the cache when it holds the
     /// image, else downloaded into `NAME.part` (continuing what an earlier run left there).
     func save(_ item: SaveItem) async -> FileOutcome {
-        let final = url(item.path)
-        let part = URL(fileURLWithPath: final.path + Self.partSuffix, isDirectory: false)
+        // Paths as strings: a URL's path is worked out again at every use.
+        let final = filePath(item.path)
+        let part = final + Self.partSuffix
         if let cached = item.cachedFile {
             let copied = copy(cached, to: part)
             if let size = copied.size { return publish(item, part: part, final: final, expected: size, contentType: nil) }
@@ -144,14 +145,15 @@ final class SavedFiles: Sendable {
         while true {
             let response: HTTPResponse
             do {
-                response = try await http.download(HTTPRequest(url: item.url, maxBodyBytes: maxImageBytes), resuming: part)
+                response = try await http.download(
+                    HTTPRequest(url: item.url, maxBodyBytes: maxImageBytes), resuming: URL(fileURLWithPath: part, isDirectory: false))
             } catch {
                 return Self.outcome(for: error)
             }
             if response.status == 416, !restarted {
                 // The server cannot continue the .part (it changed, or the .part is whole but was
                 // never checked): start again from the first byte.
-                unlink(part.path)
+                unlink(part)
                 restarted = true
                 continue
             }
@@ -172,22 +174,22 @@ final class SavedFiles: Sendable {
 
     /// Checks the complete `.part` (size, image bytes), marks it as this photo's and renames it
     /// to its name; a `.part` that fails a check is removed (it could never become right).
-    private func publish(_ item: SaveItem, part: URL, final: URL, expected: Int?, contentType: String?) -> FileOutcome {
+    private func publish(_ item: SaveItem, part: String, final: String, expected: Int?, contentType: String?) -> FileOutcome {
         var info = stat()
-        guard lstat(part.path, &info) == 0 else { return .failed("the downloaded file disappeared before it was checked", .other) }
+        guard lstat(part, &info) == 0 else { return .failed("the downloaded file disappeared before it was checked", .other) }
         let size = Int(info.st_size)
         if let expected, size != expected {
-            unlink(part.path)
+            unlink(part)
             return .failed("the file has \(size) bytes where the server announced \(expected)", .badData)
         }
-        guard ImageKind(file: part) != nil else {
-            unlink(part.path)
+        guard Self.startsLikeAnImage(part) else {
+            unlink(part)
             let what = contentType.map { " (the server said \(TerminalText.fit($0, width: 40)))" } ?? ""
             return .failed("not a JPEG, PNG, GIF or WebP image\(what); nothing was saved", .badData)
         }
-        ExtendedAttribute.set(Self.ownerAttribute, item.photo.id.description, path: part.path)
-        guard rename(part.path, final.path) == 0 else {
-            return Self.fileSystemOutcome(errno, path: final.path)
+        ExtendedAttribute.set(Self.ownerAttribute, item.photo.id.description, path: part)
+        guard rename(part, final) == 0 else {
+            return Self.fileSystemOutcome(errno, path: final)
         }
         if metadata, let failure = writeSidecar(item) { return failure }
         return .saved(bytes: size)
@@ -234,12 +236,12 @@ final class SavedFiles: Sendable {
     }
 
     /// Copies `source` over `part`, in small chunks (the buffer is all the memory it takes).
-    private func copy(_ source: URL, to part: URL) -> (size: Int?, failure: FileOutcome?) {
+    private func copy(_ source: URL, to part: String) -> (size: Int?, failure: FileOutcome?) {
         let input = open(source.path, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { return (nil, .failed("cannot read the cached copy", .other)) }
         defer { close(input) }
-        let output = open(part.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o666)
-        guard output >= 0 else { return (nil, Self.fileSystemOutcome(errno, path: part.path)) }
+        let output = open(part, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o666)
+        guard output >= 0 else { return (nil, Self.fileSystemOutcome(errno, path: part)) }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var total = 0
         while true {
@@ -260,8 +262,8 @@ final class SavedFiles: Sendable {
                     if errno == EINTR { continue }
                     let code = errno
                     close(output)
-                    unlink(part.path)
-                    return (nil, Self.fileSystemOutcome(code, path: part.path))
+                    unlink(part)
+                    return (nil, Self.fileSystemOutcome(code, path: part))
                 }
                 offset += written
             }
@@ -269,11 +271,11 @@ final class SavedFiles: Sendable {
         }
         guard close(output) == 0 else {
             let code = errno
-            unlink(part.path)
-            return (nil, Self.fileSystemOutcome(code, path: part.path))
+            unlink(part)
+            return (nil, Self.fileSystemOutcome(code, path: part))
         }
         // A copy is whole: no resume information may suggest otherwise.
-        ExtendedAttribute.remove(ExtendedAttribute.resumableDownload, path: part.path)
+        ExtendedAttribute.remove(ExtendedAttribute.resumableDownload, path: part)
         return (total, nil)
     }
 
