@@ -100,7 +100,7 @@ build() {
     # start: a large part of a short command's time and memory.
     log "== building release binaries (${PRODUCTS[*]}) with the static Swift runtime"
     # shellcheck disable=SC2086 # RELEASE_FLAGS is a list of options
-    if ! build_root ${RELEASE_FLAGS:---static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs}; then
+    if ! build_root ${RELEASE_FLAGS:---static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-pie}; then
       log "== the --static-swift-stdlib build failed; building with the shared Swift runtime"
       build_root || { log "the release build failed"; exit 1; }
     fi

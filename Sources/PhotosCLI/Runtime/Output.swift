@@ -19,7 +19,7 @@ enum Diagnostics {
 
     /// Raw output to stderr (progress bars); the caller has made it safe.
     static func raw(_ text: String) {
-        lock.withLock { _ in Output.writeAll(text, to: STDERR_FILENO) }
+        _ = lock.withLock { _ in Output.writeAll(text, to: STDERR_FILENO) }
     }
 
     private static func write(_ line: String) { raw(line + "\n") }
