@@ -55,7 +55,13 @@ extension PhotoCache {
     /// - Throws: `PhotosError.offlineNothingCached` offline without a cached copy; otherwise
     ///   the provider's error when there is no cached copy to fall back on (or the error is one
     ///   the user must fix: authentication, usage), and `CancellationError`.
-    public func listing(_ query: ListQuery, from provider: any PhotoProvider, mode: ListingMode) async throws -> CachedPage {
+    ///
+    /// `beforeStoring` sees a page that came from the network as soon as it is decoded, before it
+    /// is written to the index: `photos list` starts the page's thumbnails there.
+    public func listing(
+        _ query: ListQuery, from provider: any PhotoProvider, mode: ListingMode,
+        beforeStoring: (@Sendable (PhotoPage) -> Void)? = nil
+    ) async throws -> CachedPage {
         let key = ListingKey(provider: provider.name, query: query)
         let stored: StoredListing?
         do {
@@ -99,6 +105,7 @@ extension PhotoCache {
             noteListingHit(stored.id)
             return CachedPage(page: stored.page, origin: .revalidated, age: 0)
         case .modified(let page, let fresh):
+            beforeStoring?(page)
             do {
                 try store(page, key: key, validators: fresh)
             } catch {

@@ -4,6 +4,7 @@ import GRDB
 import PhotosCore
 import PhotosTransport
 import PlaceholderProvider
+import Synchronization
 import Testing
 
 @testable import PhotosCache
@@ -35,6 +36,28 @@ import Testing
         _ = try await cache.listing(ListQuery(text: "cats", page: 1, perPage: 3), from: provider, mode: .normal)
         _ = try await cache.listing(ListQuery(text: "dogs", page: 1, perPage: 3, filters: ["album": "2"]), from: provider, mode: .normal)
         #expect(provider.callCount == 6)
+    }
+
+    @Test func aPageFromTheNetworkIsHandedOverBeforeItIsStored() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let cache = bed.cache(ttl: 600)
+        defer { cache.close() }
+        let provider = FakeProvider { _, _ in .page(FakeProvider.photos("p", count: 3)) }
+        let query = ListQuery(text: "dogs", page: 1, perPage: 3)
+        let seen = Mutex<[(photos: Int, storedYet: Bool)]>([])
+        let first = try await cache.listing(query, from: provider, mode: .normal) { page in
+            let stored = (try? cache.storedListing(ListingKey(provider: provider.name, query: query))) ?? nil
+            seen.withLock { $0.append((page.photos.count, stored != nil)) }
+        }
+        #expect(seen.withLock { $0.map(\.photos) } == [3])
+        #expect(seen.withLock { $0.map(\.storedYet) } == [false], "the hook runs before the index write")
+        #expect(first.origin == .network)
+        let cached = try await cache.listing(query, from: provider, mode: .normal) { _ in
+            seen.withLock { $0.append((-1, true)) }
+        }
+        #expect(cached.origin == .cache && cached.page.photos == first.page.photos, "stored after the hook")
+        #expect(seen.withLock { $0.count } == 1, "a page read from the index is not handed over")
     }
 
     @Test func aListingTheIndexCannotStoreIsStillShownAndSaidOnce() async throws {

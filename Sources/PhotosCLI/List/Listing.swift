@@ -23,13 +23,18 @@ struct Listing {
                     guard let provider = environment.registry.make(name, context: providers) else {
                         return ProviderOutcome(index: index, name: name, result: .failure(PhotosError.usage("unknown provider \(name)")))
                     }
+                    // Thumbnails start as each page is decoded, before the index write and while
+                    // the walk and slower providers go on.
+                    let prefetch = request.thumbnails && !offline ? ThumbnailPrefetch(fetcher: context.imageFetcher(offline: false), progress: progress) : nil
+                    var walker = walker
+                    if let prefetch { walker.beforeStoring = { page in prefetch.start(page.photos) } }
                     do {
                         let listing = try await walker.walk(request, from: provider)
-                        // Its thumbnails start now, while slower providers are still listing.
                         let thumbnails = request.thumbnails
-                            ? await downloadThumbnails(listing.photos, offline: offline, progress: progress) : nil
+                            ? await downloadThumbnails(listing.photos, offline: offline, progress: progress, prefetch: prefetch) : nil
                         return ProviderOutcome(index: index, name: name, result: .success(listing), thumbnails: thumbnails)
                     } catch {
+                        prefetch?.cancel()
                         return ProviderOutcome(index: index, name: name, result: .failure(error))
                     }
                 }

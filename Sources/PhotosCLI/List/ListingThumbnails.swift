@@ -30,9 +30,11 @@ extension Listing {
     }
 
     /// Fetches (or finds in the cache) the thumbnails of one provider's photos: called as soon
-    /// as its listing arrives, while other providers' listings may still be on their way.
-    func downloadThumbnails(_ photos: [Photo], offline: Bool, progress: ProgressBar) async -> ThumbnailPart {
-        let items = photos.compactMap { photo in photo.thumbnailURL.map { (url: $0, provider: Optional(photo.provider)) } }
+    /// as its listing arrives, while other providers' listings may still be on their way. With a
+    /// `prefetch`, what its pages started is collected and only the rest is fetched.
+    func downloadThumbnails(_ photos: [Photo], offline: Bool, progress: ProgressBar, prefetch: ThumbnailPrefetch? = nil) async -> ThumbnailPart {
+        let items = ThumbnailPrefetch.items(photos)
+        if let prefetch { return ThumbnailPart(items: items, batch: await prefetch.collect(items)) }
         guard !items.isEmpty else { return ThumbnailPart(items: [], batch: ImageFetcher.Batch()) }
         let batch = await context.imageFetcher(offline: offline).fetchAll(items) { downloads in
             progress.add(downloads)
@@ -110,5 +112,62 @@ extension Listing {
                 "note: \(names) cannot be reached; drew \(drawn.count) thumbnails from what their URLs describe (thumbnail_synthesized in JSON)")
         }
         return drawn
+    }
+}
+
+/// One provider's thumbnails, started page by page as the listing's pages are decoded (before
+/// the index write), and collected once the walk is over. Each URL is fetched once, by the first
+/// page that names it.
+final class ThumbnailPrefetch: Sendable {
+    let fetcher: ImageFetcher
+    let progress: ProgressBar
+    private let state = Mutex<(started: Set<String>, tasks: [Task<ImageFetcher.Batch, Never>])>(([], []))
+
+    init(fetcher: ImageFetcher, progress: ProgressBar) {
+        self.fetcher = fetcher
+        self.progress = progress
+    }
+
+    /// The thumbnail URLs of `photos`, each with its provider.
+    static func items(_ photos: [Photo]) -> [(url: String, provider: String?)] {
+        photos.compactMap { photo in photo.thumbnailURL.map { (url: $0, provider: Optional(photo.provider)) } }
+    }
+
+    /// Starts fetching the thumbnails of `photos` not started yet.
+    func start(_ photos: [Photo]) {
+        start(items: Self.items(photos))
+    }
+
+    private func start(items: [(url: String, provider: String?)]) {
+        let fetcher = fetcher, progress = progress
+        state.withLock { state in
+            let new = items.filter { state.started.insert($0.url).inserted }
+            guard !new.isEmpty else { return }
+            state.tasks.append(Task {
+                await fetcher.fetchAll(new) { downloads in
+                    progress.add(downloads)
+                } progress: { failed in
+                    progress.advance(failed: failed)
+                }
+            })
+        }
+    }
+
+    /// What every start fetched, once done, after starting what `items` names and no page did.
+    func collect(_ items: [(url: String, provider: String?)]) async -> ImageFetcher.Batch {
+        start(items: items)
+        let tasks = state.withLock { $0.tasks }
+        return await withTaskCancellationHandler {
+            var batch = ImageFetcher.Batch()
+            for task in tasks { batch.merge(await task.value) }
+            return batch
+        } onCancel: {
+            for task in tasks { task.cancel() }
+        }
+    }
+
+    /// Stops what was started (the walk failed or was cancelled).
+    func cancel() {
+        for task in state.withLock({ $0.tasks }) { task.cancel() }
     }
 }

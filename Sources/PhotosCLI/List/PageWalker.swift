@@ -7,6 +7,9 @@ struct PageWalker: Sendable {
     let registry: ProviderRegistry
     /// The most pages one walk asks for, however long a server says there is more.
     var maxPages = 1000
+    /// Sees each page from the network once decoded, before the index write (see
+    /// ``PhotoCache/listing(_:from:mode:beforeStoring:)``).
+    var beforeStoring: (@Sendable (PhotoPage) -> Void)?
 
     /// One provider's share: `request.page`, then, with `--all` or `--limit`, the pages after it
     /// until the provider says there are no more or the limit is reached. A page that fails
@@ -80,7 +83,7 @@ struct PageWalker: Sendable {
                 if let asked = ahead.removeValue(forKey: page) {
                     answer = try await withTaskCancellationHandler { try await asked.value } onCancel: { asked.cancel() }
                 } else {
-                    answer = try await walker.cache.listing(query(page), from: provider, mode: request.mode)
+                    answer = try await walker.cache.listing(query(page), from: provider, mode: request.mode, beforeStoring: walker.beforeStoring)
                 }
                 result = answer.page
                 fromNetwork = !answer.fromCache
@@ -145,10 +148,10 @@ struct PageWalker: Sendable {
             }
             last = min(last, page + Self.lookahead - 1, request.page + walker.maxPages - 1)
             guard last >= page else { return }
-            let cache = walker.cache, provider = provider, mode = request.mode
+            let cache = walker.cache, provider = provider, mode = request.mode, hook = walker.beforeStoring
             for number in page...last where ahead[number] == nil {
                 let query = query(number)
-                ahead[number] = Task { try await cache.listing(query, from: provider, mode: mode) }
+                ahead[number] = Task { try await cache.listing(query, from: provider, mode: mode, beforeStoring: hook) }
             }
         }
 
