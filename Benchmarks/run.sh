@@ -558,7 +558,8 @@ bench_save() {
   local url=$SERVER_URL ca=$SERVER_CA
   export PHOTOS_CA_BUNDLE="$ca" PHOTOS_FLICKR_API="$url/services/rest/" PHOTOS_FLICKR_STATIC="$url/flickr-static" \
     FLICKR_API_KEY=test-key TERM=dumb
-  local cache="$WORK/save-cache" out="$OUT_BASE/save"
+  # photos' cache beside the files, on the file system curl writes to: the same disk for both.
+  local cache="$OUT_BASE/save-cache" out="$OUT_BASE/save"
   local stats=(--stats-url "$url" --ca-file "$ca")
   # A cold save: the cache is emptied before every run (rm of a small folder, inside the timing).
   local cold=(sh -c 'rm -rf "$0" && exec "$@"' "$cache" env PHOTOS_CACHE_DIR="$cache")
@@ -767,7 +768,9 @@ bench_cost() {
   local url0=$SERVER_URL
   export PHOTOS_CA_BUNDLE="$ca" FLICKR_API_KEY=test-key TERM=dumb
   unset PHOTOS_FLICKR_API PHOTOS_FLICKR_STATIC
-  local cache="$WORK/cost-cache" out="$OUT_BASE/cost"
+  # photos writes its thumbnails into its cache, curl into files: both on the same file system
+  # ($OUT_BASE), so that neither pays for a disk the other does not use.
+  local cache="$OUT_BASE/cost-cache" out="$OUT_BASE/cost"
   local extras="description,license,date_upload,date_taken,owner_name,tags,o_dims,views,media,path_alias"
   extras+=",url_q,url_m,url_n,url_z,url_l,url_h,url_k,url_o"
   # curl-list.sh API CA OUT CONFIG EXTRAS COUNT STREAMS: the search photos makes, then its url_q
@@ -974,7 +977,7 @@ OUT_BASE=$(mktemp -d "$OUT_ROOT/photos-bench-out.XXXXXX")
   echo "photos benchmarks, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(uname -sr), $(nproc) cores"
   echo "photos $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet 2>/dev/null || echo ' (modified tree)'), release build, $RUNTIME; $(curl --version | head -1 | cut -d' ' -f1-2)"
   echo "median of $RUNS timed runs (transport) or $FAST_RUNS (list, cache, grid) after warm-up; wall times are"
-  echo "each command's own start to exit; downloads written under $OUT_ROOT"
+  echo "each command's own start to exit; downloads (and, for save and cost, photos' cache) written under $OUT_ROOT"
   echo
 } >>"$REPORT"
 bench_started=$SECONDS
