@@ -38,7 +38,9 @@ static void photos_curl_init(void) {
 #if defined(__APPLE__)
     void *library = dlopen("libcurl.4.dylib", RTLD_NOW | RTLD_LOCAL);
 #else
-    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    // Lazily bound: what libcurl's dependencies (Kerberos, LDAP, ...) never call is never looked
+    // up. libcurl, libssl and libcrypto are linked BIND_NOW and are bound at once regardless.
+    void *library = dlopen("libcurl.so.4", RTLD_LAZY | RTLD_LOCAL);
 #endif
     if (library == NULL) return;
     PHOTOS_RESOLVE(global_init, "curl_global_init");
