@@ -62,9 +62,14 @@ struct FilterOptions: ParsableArguments {
 
     /// The pairs in the order given, with `--album N` as `album=N` first.
     func pairs(album: Int? = nil) -> [(key: String, value: String)] {
+        Self.pairs(filters, album: album)
+    }
+
+    /// ``pairs(album:)`` of `filters` as typed.
+    static func pairs(_ filters: [String], album: Int?) -> [(key: String, value: String)] {
         var pairs: [(key: String, value: String)] = []
         if let album { pairs.append(("album", String(album))) }
-        pairs += filters.compactMap(Self.split)
+        pairs += filters.compactMap(split)
         return pairs
     }
 

@@ -87,11 +87,20 @@ extension PhotosCommand {
             }
         }
 
-        func run() async throws {
-            let request = ListingRequest(
+        /// What the options ask for.
+        var request: ListingRequest {
+            ListingRequest(
                 providers: provider, text: query, filters: filterOptions.pairs(album: album), page: page, perPage: perPage,
                 limit: limit, walkAll: all, thumbnails: !noThumbnails, format: output.format,
                 columns: columns, graphics: pictures.graphics, mode: cacheOptions.mode)
+        }
+
+        func run() async throws {
+            try await Self.run(request)
+        }
+
+        /// Runs a listing (also for ``ListFastPath``, which reads common lines itself).
+        static func run(_ request: ListingRequest) async throws {
             try await CommandRuntime.run(command: "list", network: request.mode != .offline) { context in
                 try await Listing(context: context).run(request)
             }

@@ -15,11 +15,15 @@ extension PhotosCommand {
     public static func runAndExit(_ arguments: [String]? = nil) async -> Never {
         let code: Int32
         do {
-            var command = try parseAsRoot(arguments)
-            if var command = command as? any AsyncParsableCommand {
-                try await command.run()
+            if let request = ListFastPath.request(arguments ?? Array(CommandLine.arguments.dropFirst())) {
+                try await List.run(request)
             } else {
-                try command.run()
+                var command = try parseAsRoot(arguments)
+                if var command = command as? any AsyncParsableCommand {
+                    try await command.run()
+                } else {
+                    try command.run()
+                }
             }
             code = 0
         } catch {
