@@ -12,7 +12,8 @@ import GRDB
 ///   `fetched_at` (when the network last confirmed it) and `last_access`.
 /// - `photo`: the unified photo model, one row per `provider:raw` id; `sizes` (version 2) holds
 ///   the sizes a listing named (`WIDTH US HEIGHT US LABEL US URL` records separated by RS), so
-///   that `photos save` can choose one from the cache.
+///   that `photos save` can choose one from the cache. A rowid table since version 3 (its rows
+///   outgrew what a WITHOUT ROWID table keeps in a page).
 /// - `listing_photo`: which photos a listing page holds, in order.
 /// - `image`: content-addressed files by source URL: path (relative to the cache root),
 ///   recorded size, provider, created and last access times (the LRU order).
@@ -113,6 +114,38 @@ enum CacheSchema {
         },
         { db in
             try db.execute(sql: "ALTER TABLE photo ADD COLUMN sizes TEXT")
+        },
+        { db in
+            // `photo` as an ordinary rowid table. With its sizes a row is about 1.1 KB, more
+            // than a WITHOUT ROWID table keeps in its B-tree cell (about 1 KB on 4 KB pages):
+            // every row had an overflow page of its own, 572 pages for 500 photos, where a rowid
+            // table packs three or four rows a page.
+            try db.execute(sql: """
+                CREATE TABLE photo_rows (
+                    id TEXT PRIMARY KEY,
+                    provider TEXT NOT NULL,
+                    raw TEXT NOT NULL,
+                    title TEXT NOT NULL,
+                    owner TEXT,
+                    thumbnail_url TEXT,
+                    image_url TEXT,
+                    width INTEGER,
+                    height INTEGER,
+                    page_url TEXT,
+                    taken_at DOUBLE,
+                    uploaded_at DOUBLE,
+                    tags TEXT,
+                    updated_at DOUBLE NOT NULL,
+                    sizes TEXT
+                );
+                INSERT INTO photo_rows (id, provider, raw, title, owner, thumbnail_url, image_url, width, height, page_url,
+                    taken_at, uploaded_at, tags, updated_at, sizes)
+                SELECT id, provider, raw, title, owner, thumbnail_url, image_url, width, height, page_url,
+                    taken_at, uploaded_at, tags, updated_at, sizes FROM photo;
+                DROP TABLE photo;
+                ALTER TABLE photo_rows RENAME TO photo;
+                CREATE INDEX photo_by_provider ON photo(provider);
+                """)
         },
     ]
 }

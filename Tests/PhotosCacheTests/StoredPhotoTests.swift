@@ -32,6 +32,45 @@ import Testing
         for photo in photos { #expect(cache.cachedPhoto(photo.id) == photo) }
     }
 
+    @Test func anIndexOfTheVersionBeforeKeepsItsPhotosInTheRowidTable() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let photos = (1...40).map { number in
+            Photo(
+                id: PhotoID(provider: "fake", raw: String(number)), title: "photo \(number)", owner: "o", thumbnailURL: "https://h/\(number)_t.jpg",
+                imageURL: nil, width: 1024, height: 768, pageURL: nil, takenAt: nil, uploadedAt: nil, tags: ["t"],
+                sizes: (1...10).map { PhotoSize(label: "size \($0)", width: 100 * $0, height: 75 * $0, url: "https://static.example/\(number)_\($0).jpg") })
+        }
+        let query = ListQuery(page: 1, perPage: 40)
+        var cache = bed.cache()
+        _ = try await cache.listing(query, from: FakeProvider { _, _ in .page(photos) }, mode: .normal)
+        // The same rows in version 2's WITHOUT ROWID table.
+        try cache.index.write { db in
+            let columns = "id, provider, raw, title, owner, thumbnail_url, image_url, width, height, page_url, taken_at, uploaded_at, tags, updated_at, sizes"
+            try db.execute(sql: """
+                CREATE TABLE photo_v2 (
+                    id TEXT PRIMARY KEY, provider TEXT NOT NULL, raw TEXT NOT NULL, title TEXT NOT NULL, owner TEXT,
+                    thumbnail_url TEXT, image_url TEXT, width INTEGER, height INTEGER, page_url TEXT, taken_at DOUBLE,
+                    uploaded_at DOUBLE, tags TEXT, updated_at DOUBLE NOT NULL, sizes TEXT) WITHOUT ROWID;
+                INSERT INTO photo_v2 (\(columns)) SELECT \(columns) FROM photo;
+                DROP TABLE photo;
+                ALTER TABLE photo_v2 RENAME TO photo;
+                CREATE INDEX photo_by_provider ON photo(provider);
+                PRAGMA user_version = 2;
+                """)
+        }
+        cache.close()
+
+        cache = bed.cache()
+        defer { cache.close() }
+        let stored = try #require(try cache.storedListing(ListingKey(provider: "fake", query: query)))
+        #expect(stored.page.photos == photos, "every photo and its sizes, after the upgrade")
+        let schema = try cache.index.read { db in try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'photo'") }
+        #expect(schema?.contains("WITHOUT ROWID") == false)
+        #expect(try cache.index.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") } == CacheSchema.migrations.count)
+        #expect(try cache.integrityCheck() == "ok")
+    }
+
     /// Found by the cache fuzzer (Fixtures/fuzz/cache/crash-cf519a30...): a width the disk holds
     /// as a huge real number trapped in GRDB's row subscript.
     @Test func aColumnOfAnotherTypeReadsAsMissingInsteadOfCrashing() async throws {
