@@ -34,6 +34,12 @@ final class CurlLoop: @unchecked Sendable {
     private let configuration: TransportConfiguration
     /// Commands for the loop; `closed` once shutdown was asked, after which nothing is accepted.
     private let commands = Mutex<(queue: [Command], closed: Bool)>(([], false))
+    /// Set by the loop thread just before it releases `multi`.
+    private let released = Atomic(false)
+    /// Whether the loop has released libcurl's multi handle (for tests).
+    var hasReleasedHandle: Bool { released.load(ordering: .sequentiallyConsistent) }
+    /// Runs just before a wake-up is sent (a test seam: tests slow it down to widen races).
+    let wakeUpProbe: (@Sendable () -> Void)?
     let statistics = Mutex(TransportStatistics())
     /// Hosts that could not be reached, until when they are failed fast.
     let downHosts = Mutex<[String: ContinuousClock.Instant]>([:])
@@ -48,7 +54,8 @@ final class CurlLoop: @unchecked Sendable {
     /// Signalled when the loop thread has cleaned up libcurl and is about to exit.
     private let stopped = DispatchSemaphore(value: 0)
 
-    init(configuration: TransportConfiguration) throws(TransportError) {
+    init(configuration: TransportConfiguration, wakeUpProbe: (@Sendable () -> Void)? = nil) throws(TransportError) {
+        self.wakeUpProbe = wakeUpProbe
         guard photos_curl_global_init_once() == CURLE_OK, let multi = photos_curl_multi_init() else {
             throw .other(host: "", code: Int(CURLE_FAILED_INIT.rawValue), detail: "libcurl failed to initialise")
         }
@@ -87,15 +94,21 @@ final class CurlLoop: @unchecked Sendable {
     /// Queues `command`; false when the loop is shutting down and takes no more.
     @discardableResult
     private func send(_ command: Command) -> Bool {
-        // The loop drains every queued command at once, so only the first one needs a wake-up.
-        let (accepted, wasEmpty) = commands.withLock { commands -> (Bool, Bool) in
-            guard !commands.closed else { return (false, false) }
+        commands.withLock { commands in
+            guard !commands.closed else { return false }
             if case .shutdown = command { commands.closed = true }
             commands.queue.append(command)
-            return (true, commands.queue.count == 1)
+            // The loop drains every queued command at once, so only the first one needs a
+            // wake-up. It is sent under the lock: the loop releases `multi` only after draining
+            // the command that closed the queue, which it cannot take before this send is done,
+            // so no wake-up ever reaches a released handle. (Sent after the lock, a cancel racing
+            // a shutdown could wake a handle the loop had just cleaned up.)
+            if commands.queue.count == 1 {
+                wakeUpProbe?()
+                photos_curl_multi_wakeup(multi)
+            }
+            return true
         }
-        if wasEmpty { photos_curl_multi_wakeup(multi) }
-        return accepted
     }
 
     func isDown(_ host: String) -> Bool {
@@ -129,6 +142,7 @@ final class CurlLoop: @unchecked Sendable {
                 break
             }
         }
+        released.store(true, ordering: .sequentiallyConsistent)
         photos_curl_multi_cleanup(multi)
     }
 

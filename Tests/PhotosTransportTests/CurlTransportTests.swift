@@ -2,6 +2,7 @@ import FixtureServerKit
 import PhotosTestSupport
 import Foundation
 import PhotosCore
+import Synchronization
 import Testing
 
 @testable import PhotosTransport
@@ -172,6 +173,56 @@ import Testing
             #expect(ContinuousClock.now - cancelled < .seconds(45))
             #expect(throws: CancellationError.self) { try outcome.get() }
             #expect(try folder.contents().isEmpty, "neither the temp file nor the target remain")
+        }
+    }
+
+    /// A cancel's wake-up racing a shutdown: the loop wakes on its own (its poll times out after
+    /// a second), drains the cancel and the shutdown and releases libcurl's multi handle while
+    /// the cancel is still on its way to the wake-up call. Sent outside the queue's lock, that
+    /// wake-up reached the released handle (a crash seen once in CI); under the lock, the loop
+    /// waits for it.
+    @Test func noWakeUpReachesAReleasedMultiHandle() async throws {
+        let late = Mutex(false)
+        let probe = Mutex<CurlLoop?>(nil)
+        let slow = Mutex(true)
+        let loop = try CurlLoop(configuration: TransportConfiguration()) {
+            guard slow.withLock({ $0 }) else { return }
+            Thread.sleep(forTimeInterval: 1.5)  // longer than the loop's one-second poll
+            if probe.withLock({ $0 })?.hasReleasedHandle == true { late.withLock { $0 = true } }
+        }
+        probe.withLock { $0 = loop }
+        let transfer = Transfer(request: HTTPRequest(url: "https://127.0.0.1:9/never"), destination: .memory, host: "127.0.0.1")
+        let canceller = Thread { loop.cancel(transfer) }
+        canceller.start()
+        try await Task.sleep(for: .milliseconds(100))  // the cancel is queued and in the probe
+        slow.withLock { $0 = false }
+        loop.shutdown()
+        try await Task.sleep(for: .seconds(2))
+        #expect(loop.hasReleasedHandle)
+        #expect(!late.withLock { $0 }, "a wake-up was sent after the loop released libcurl")
+    }
+
+    /// Cancels sent from other threads while the loop shuts down: every one either reaches the
+    /// loop before it releases libcurl or is refused, and nothing touches a released handle.
+    @Test func shuttingDownWhileRequestsAreCancelledEndsEveryRequest() async throws {
+        try await withFixtureServer(FixtureServerConfiguration(latencyMilliseconds: 50)) { server in
+            for round in 0..<40 {
+                let transport = try Self.transport(for: server)
+                let tasks = (0..<20).map { index in
+                    Task { try await transport.data(for: HTTPRequest(url: "\(server.url)/thumbs/\(round * 20 + index).jpg")) }
+                }
+                try await Task.sleep(for: .milliseconds(round % 4 * 5))
+                await withTaskGroup(of: Void.self) { group in
+                    for task in tasks { group.addTask { task.cancel() } }
+                    group.addTask { transport.shutdown() }
+                }
+                for task in tasks {
+                    switch await task.result {
+                    case .success(let response): #expect(response.status == 200)
+                    case .failure(let error): #expect(error is CancellationError, "\(error)")
+                    }
+                }
+            }
         }
     }
 
