@@ -26,10 +26,11 @@ extension PhotoCache {
         }
         do {
             for (url, entry) in rows {
-                let file = root.appendingPathComponent(entry.path)
                 // The recorded path is trusted only inside images/ (no hashing on the hot path).
-                if Self.isSafeRelativePath(entry.path), configuration.fileSystem.fileSize(atPath: file.path) == entry.size {
-                    found[url] = file
+                // Joined as a string and named a file: a URL would stat it and parse it.
+                let path = rootPath + "/" + entry.path
+                if Self.isSafeRelativePath(entry.path), configuration.fileSystem.fileSize(atPath: path) == entry.size {
+                    found[url] = URL(fileURLWithPath: path, isDirectory: false)
                 } else {
                     broken[url] = entry.size
                 }

@@ -151,7 +151,9 @@ extension PhotoCache {
     /// Index paths are written by this code, but the disk is not trusted: only `images/...`
     /// paths without `..` are ever deleted.
     static func isSafeRelativePath(_ path: String) -> Bool {
-        path.hasPrefix("images/") && !path.split(separator: "/").contains("..")
+        // Bytes, not Characters: this runs for every cached image a listing shows.
+        path.utf8.starts(with: "images/".utf8)
+            && !path.utf8.split(separator: UInt8(ascii: "/")).contains { $0.elementsEqual("..".utf8) }
     }
 
     // MARK: Clear

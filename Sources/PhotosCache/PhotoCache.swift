@@ -12,6 +12,8 @@ public final class PhotoCache: Sendable {
     public let configuration: CacheConfiguration
     /// The root folder (for `.temporary`, a fresh folder).
     public let root: URL
+    /// `root`'s path, to which relative paths are joined as strings (a URL stats and parses).
+    let rootPath: String
     /// Where image files live.
     public let store: ImageStore
     let index: CacheIndex
@@ -66,6 +68,7 @@ public final class PhotoCache: Sendable {
         case .temporary:
             root = FileManager.default.temporaryDirectory.appendingPathComponent("photos-cache-\(UUID().uuidString)", isDirectory: true)
         }
+        rootPath = root.path.hasSuffix("/") ? String(root.path.dropLast()) : root.path
         store = ImageStore(root: root)
         index = CacheIndex(root: root, configuration: configuration)
     }

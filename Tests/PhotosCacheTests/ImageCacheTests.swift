@@ -6,6 +6,37 @@ import Testing
 
 /// Images: memory -> disk -> network, in-flight sharing, truncated and missing files.
 @Suite struct ImageCacheTests {
+    /// The index's image paths are trusted only inside images/, judged on bytes as the file
+    /// system reads them. (Judged on Characters, `images/../\u{301}..` passed: the combining mark
+    /// joined the slash before it into one Character, hiding the `..` the file system follows.)
+    @Test func onlyPathsThatStayInsideImagesAreTrusted() {
+        #expect(PhotoCache.isSafeRelativePath("images/ab/cd.jpg"))
+        #expect(PhotoCache.isSafeRelativePath("images/..\u{301}/x"), "not a parent folder: a name")
+        #expect(!PhotoCache.isSafeRelativePath("images/../\u{301}.."))
+        #expect(!PhotoCache.isSafeRelativePath("images/../index.sqlite"))
+        #expect(!PhotoCache.isSafeRelativePath("images/a/../../etc/passwd"))
+        #expect(!PhotoCache.isSafeRelativePath("imagesx/a") && !PhotoCache.isSafeRelativePath("/images/a"))
+        #expect(!PhotoCache.isSafeRelativePath("") && !PhotoCache.isSafeRelativePath("images"))
+        // Any path it trusts stays below images/ when the file system walks its components.
+        let pieces = ["images/", "images", "/", "..", ".", "a", "é", "\u{301}", "images/..", "../", "x/", ".../"]
+        var state: UInt32 = 7
+        for _ in 0..<3000 {
+            var path = ""
+            for _ in 0..<(1 + Int(state % 6)) {
+                state = state &* 1_103_515_245 &+ 12_345
+                path += pieces[Int(state >> 16) % pieces.count]
+            }
+            guard PhotoCache.isSafeRelativePath(path) else { continue }
+            var depth = 0
+            var below = true
+            for component in path.utf8.split(separator: UInt8(ascii: "/")) {
+                if component.elementsEqual("..".utf8) { depth -= 1 } else if !component.elementsEqual(".".utf8) { depth += 1 }
+                if depth < 1 { below = false }
+            }
+            #expect(below && path.utf8.starts(with: "images/".utf8), "\(path)")
+        }
+    }
+
     @Test func diskThenMemoryThenNetworkAndOneDownloadPerURL() async throws {
         let bed = try CacheBed()
         defer { bed.remove() }
