@@ -15,7 +15,8 @@ import PhotosImaging
 /// Anything else, including every line the parser would refuse, is declined (nil) and goes to the
 /// parser, which then gives its usual answer or error. Values are converted with the same
 /// `ExpressibleByArgument` initialisers the parser uses and checked with the same rules as
-/// `List.validate()`; `ListFastPathTests` holds the two readings equal over thousands of lines.
+/// `List.validate()`; `ListFastPathTests` holds the two readings equal over a thousand generated
+/// lines.
 enum ListFastPath {
     /// The request `arguments` (without the program name) ask for, or nil to use the parser.
     static func request(_ arguments: [String]) -> ListingRequest? {
