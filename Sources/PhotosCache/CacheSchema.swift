@@ -28,10 +28,96 @@ enum CacheSchema {
         try queue.write { db in
             let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
             guard version < migrations.count else { return }
-            for migration in migrations[version...] { try migration(db) }
+            if version == 0, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") == 0 {
+                // A new index gets today's schema in one go: each migration's DDL makes SQLite
+                // parse the whole schema again, and version 3 rebuilds a table (opening a new
+                // index took 10 M instructions through the migrations, 5.4 M this way).
+                try db.execute(sql: currentSchema)
+            } else {
+                for migration in migrations[version...] { try migration(db) }
+            }
             try db.execute(sql: "PRAGMA user_version = \(migrations.count)")
         }
     }
+
+    /// The schema the migrations build, for a new index (`CacheSchemaTests` holds the two equal,
+    /// column by column and index by index).
+    static let currentSchema = """
+        CREATE TABLE listing (
+            id INTEGER PRIMARY KEY,
+            key TEXT NOT NULL UNIQUE,
+            search_key TEXT NOT NULL,
+            provider TEXT NOT NULL,
+            query_text TEXT,
+            filters TEXT NOT NULL,
+            page INTEGER NOT NULL,
+            per_page INTEGER NOT NULL,
+            total INTEGER,
+            has_more BOOLEAN NOT NULL,
+            photo_count INTEGER NOT NULL,
+            etag TEXT,
+            last_modified TEXT,
+            stored_at DOUBLE NOT NULL,
+            fetched_at DOUBLE NOT NULL,
+            last_access DOUBLE NOT NULL
+        );
+        CREATE INDEX listing_by_search ON listing(search_key, last_access);
+        CREATE INDEX listing_by_provider ON listing(provider);
+        CREATE INDEX listing_by_access ON listing(last_access);
+
+        CREATE TABLE photo (
+            id TEXT PRIMARY KEY,
+            provider TEXT NOT NULL,
+            raw TEXT NOT NULL,
+            title TEXT NOT NULL,
+            owner TEXT,
+            thumbnail_url TEXT,
+            image_url TEXT,
+            width INTEGER,
+            height INTEGER,
+            page_url TEXT,
+            taken_at DOUBLE,
+            uploaded_at DOUBLE,
+            tags TEXT,
+            updated_at DOUBLE NOT NULL,
+            sizes TEXT
+        );
+        CREATE INDEX photo_by_provider ON photo(provider);
+
+        CREATE TABLE listing_photo (
+            listing_id INTEGER NOT NULL REFERENCES listing(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            photo_id TEXT NOT NULL,
+            PRIMARY KEY (listing_id, position)
+        ) WITHOUT ROWID;
+        CREATE INDEX listing_photo_by_photo ON listing_photo(photo_id);
+
+        CREATE TABLE image (
+            url TEXT PRIMARY KEY,
+            path TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            provider TEXT,
+            created_at DOUBLE NOT NULL,
+            last_access DOUBLE NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX image_by_access ON image(last_access);
+        CREATE INDEX image_by_provider ON image(provider);
+
+        CREATE TABLE run (
+            id INTEGER PRIMARY KEY,
+            at DOUBLE NOT NULL,
+            command TEXT NOT NULL,
+            listing_hits INTEGER NOT NULL,
+            listing_misses INTEGER NOT NULL,
+            image_hits INTEGER NOT NULL,
+            image_misses INTEGER NOT NULL
+        );
+
+        CREATE TABLE meta (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        ) WITHOUT ROWID;
+        """
 
     /// Version N+1 is `migrations[N]`.
     static let migrations: [@Sendable (Database) throws -> Void] = [
