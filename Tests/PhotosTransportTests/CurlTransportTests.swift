@@ -182,24 +182,29 @@ import Testing
     /// wake-up reached the released handle (a crash seen once in CI); under the lock, the loop
     /// waits for it.
     @Test func noWakeUpReachesAReleasedMultiHandle() async throws {
-        let late = Mutex(false)
-        let probe = Mutex<CurlLoop?>(nil)
-        let slow = Mutex(true)
+        // The probe's first call (the cancel's wake-up) is held longer than the loop's one-second
+        // poll; it then notes whether the loop had released its handle meanwhile.
+        let probe = Mutex<(loop: CurlLoop?, calls: Int, done: Bool, late: Bool)>((nil, 0, false, false))
         let loop = try CurlLoop(configuration: TransportConfiguration()) {
-            guard slow.withLock({ $0 }) else { return }
-            Thread.sleep(forTimeInterval: 1.5)  // longer than the loop's one-second poll
-            if probe.withLock({ $0 })?.hasReleasedHandle == true { late.withLock { $0 = true } }
+            let first = probe.withLock { state in
+                state.calls += 1
+                return state.calls == 1
+            }
+            guard first else { return }
+            Thread.sleep(forTimeInterval: 1.5)  // the race, widened: the point of this test
+            probe.withLock { state in
+                state.late = state.loop?.hasReleasedHandle == true
+                state.done = true
+            }
         }
-        probe.withLock { $0 = loop }
+        probe.withLock { $0.loop = loop }
         let transfer = Transfer(request: HTTPRequest(url: "https://127.0.0.1:9/never"), destination: .memory, host: "127.0.0.1")
         let canceller = Thread { loop.cancel(transfer) }
         canceller.start()
-        try await Task.sleep(for: .milliseconds(100))  // the cancel is queued and in the probe
-        slow.withLock { $0 = false }
+        try await waitUntil { probe.withLock { $0.calls } == 1 }  // the cancel is queued and in the probe
         loop.shutdown()
-        try await Task.sleep(for: .seconds(2))
-        #expect(loop.hasReleasedHandle)
-        #expect(!late.withLock { $0 }, "a wake-up was sent after the loop released libcurl")
+        try await waitUntil { probe.withLock { $0.done } && loop.hasReleasedHandle }
+        #expect(!probe.withLock { $0.late }, "a wake-up was sent after the loop released libcurl")
     }
 
     /// Cancels sent from other threads while the loop shuts down: every one either reaches the
@@ -211,7 +216,7 @@ import Testing
                 let tasks = (0..<20).map { index in
                     Task { try await transport.data(for: HTTPRequest(url: "\(server.url)/thumbs/\(round * 20 + index).jpg")) }
                 }
-                try await Task.sleep(for: .milliseconds(round % 4 * 5))
+                try await Task.sleep(for: .milliseconds(round % 4 * 5))  // cancel at different points of the requests' lives
                 await withTaskGroup(of: Void.self) { group in
                     for task in tasks { group.addTask { task.cancel() } }
                     group.addTask { transport.shutdown() }
