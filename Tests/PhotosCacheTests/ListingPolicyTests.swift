@@ -45,16 +45,17 @@ import Testing
         defer { cache.close() }
         let provider = FakeProvider { _, _ in .page(FakeProvider.photos("p", count: 3)) }
         let query = ListQuery(text: "dogs", page: 1, perPage: 3)
-        let seen = Mutex<[(photos: Int, storedYet: Bool)]>([])
+        let seen = Mutex<[(photos: Int, stored: Result<Bool, any Error>)]>([])
         let first = try await cache.listing(query, from: provider, mode: .normal) { page in
-            let stored = (try? cache.storedListing(ListingKey(provider: provider.name, query: query))) ?? nil
-            seen.withLock { $0.append((page.photos.count, stored != nil)) }
+            let stored = Result { try cache.storedListing(ListingKey(provider: provider.name, query: query)) != nil }
+            seen.withLock { $0.append((page.photos.count, stored)) }
         }
         #expect(seen.withLock { $0.map(\.photos) } == [3])
-        #expect(seen.withLock { $0.map(\.storedYet) } == [false], "the hook runs before the index write")
+        let storedYet = try seen.withLock { try $0.map { try $0.stored.get() } }
+        #expect(storedYet == [false], "the hook runs before the index write")
         #expect(first.origin == .network)
         let cached = try await cache.listing(query, from: provider, mode: .normal) { _ in
-            seen.withLock { $0.append((-1, true)) }
+            seen.withLock { $0.append((-1, .success(true))) }
         }
         #expect(cached.origin == .cache && cached.page.photos == first.page.photos, "stored after the hook")
         #expect(seen.withLock { $0.count } == 1, "a page read from the index is not handed over")
