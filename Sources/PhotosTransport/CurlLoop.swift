@@ -32,8 +32,21 @@ final class CurlLoop: @unchecked Sendable {
 
     private let multi: UnsafeMutableRawPointer
     private let configuration: TransportConfiguration
-    /// Commands for the loop; `closed` once shutdown was asked, after which nothing is accepted.
-    private let commands = Mutex<(queue: [Command], closed: Bool)>(([], false))
+    /// What other threads hand the loop, under one lock.
+    private struct Inbox {
+        var queue: [Command] = []
+        /// Once shutdown was asked nothing more is accepted.
+        var closed = false
+        /// A wake-up was sent that the loop has not answered by draining the queue yet.
+        var wakeUpSent = false
+        /// Hosts whose transfers were waiting in the loop's queues when it last went to sleep: a
+        /// new transfer of one of them would only join the back of that queue, so it needs no
+        /// wake-up. The loop drains the inbox whenever it runs, and it runs at the latest when
+        /// one of that host's transfers ends, which is what lets the next one start.
+        var backloggedHosts: [String] = []
+    }
+
+    private let commands = Mutex(Inbox())
     /// Set by the loop thread just before it releases `multi`.
     private let released = Atomic(false)
     /// Whether the loop has released libcurl's multi handle (for tests).
@@ -98,12 +111,17 @@ final class CurlLoop: @unchecked Sendable {
             guard !commands.closed else { return false }
             if case .shutdown = command { commands.closed = true }
             commands.queue.append(command)
-            // The loop drains every queued command at once, so only the first one needs a
-            // wake-up. It is sent under the lock: the loop releases `multi` only after draining
-            // the command that closed the queue, which it cannot take before this send is done,
-            // so no wake-up ever reaches a released handle. (Sent after the lock, a cancel racing
-            // a shutdown could wake a handle the loop had just cleaned up.)
-            if commands.queue.count == 1 {
+            // Each wake-up costs the loop a pass over every transfer it holds (libcurl polls each
+            // one's socket), so a transfer that could not start anyway does not send one.
+            if case .add(let transfer) = command, commands.backloggedHosts.contains(transfer.host) { return true }
+            // The loop drains every queued command at once, so one wake-up serves all the
+            // commands queued before it runs. It is sent under the lock: the loop releases
+            // `multi` only after draining the command that closed the queue, which it cannot
+            // take before this send is done, so no wake-up ever reaches a released handle. (Sent
+            // after the lock, a cancel racing a shutdown could wake a handle the loop had just
+            // cleaned up.)
+            if !commands.wakeUpSent {
+                commands.wakeUpSent = true
                 wakeUpProbe?()
                 photos_curl_multi_wakeup(multi)
             }
@@ -132,6 +150,9 @@ final class CurlLoop: @unchecked Sendable {
             collectFinished()
             if startQueued() {
                 continue  // freed slots were refilled or a connection came up: start them before sleeping
+            }
+            if !readyToSleep() {
+                continue  // commands came in without a wake-up while libcurl ran
             }
             var ready: Int32 = 0
             let polled = performed == CURLM_OK ? photos_curl_multi_poll(multi, nil, 0, 1000, &ready) : performed
@@ -173,10 +194,22 @@ final class CurlLoop: @unchecked Sendable {
         return waiting
     }
 
+    /// Publishes which hosts have transfers waiting, so that more of theirs queue without a
+    /// wake-up; false, and nothing published, when commands are queued: the loop must take them
+    /// before it sleeps.
+    private func readyToSleep() -> Bool {
+        commands.withLock { commands in
+            guard commands.queue.isEmpty else { return false }
+            if commands.backloggedHosts != waitingHosts { commands.backloggedHosts = waitingHosts }
+            return true
+        }
+    }
+
     private func drainCommands() {
         let pending = commands.withLock { commands in
             let taken = commands.queue
             commands.queue.removeAll(keepingCapacity: true)
+            commands.wakeUpSent = false
             return taken
         }
         for command in pending {

@@ -22,6 +22,13 @@ public final class CurlTransport: HTTPFetching {
         retryTokens = Mutex(configuration.retry.budget)
     }
 
+    /// A transport whose loop calls `wakeUpProbe` before each wake-up it is sent (for tests).
+    init(configuration: TransportConfiguration, wakeUpProbe: @escaping @Sendable () -> Void) throws(TransportError) {
+        self.configuration = configuration
+        loop = try CurlLoop(configuration: configuration, wakeUpProbe: wakeUpProbe)
+        retryTokens = Mutex(configuration.retry.budget)
+    }
+
     deinit {
         shutdown()
     }

@@ -1,5 +1,6 @@
 import Foundation
 import PhotosCore
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -18,6 +19,29 @@ struct TempFile {
     let path: String
     private var descriptor: Int32
 
+    /// Whether a download prepared ahead of its turn may hold its file open until it runs. The
+    /// first use raises the soft limit on open files to the hard one (at most 65,536), as many
+    /// servers and downloaders do; hundreds of prepared downloads are then far below it. Under a
+    /// lower limit, files are closed when prepared and reopened by their first write, which costs
+    /// an open and a close more per file.
+    static let mayKeepPreparedFilesOpen: Bool = {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return false }
+        let wanted = min(limit.rlim_max, 65_536)
+        if limit.rlim_cur < wanted {
+            var raised = limit
+            raised.rlim_cur = wanted
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+        }
+        return limit.rlim_cur >= 8_192
+    }()
+
+    /// Temp names are unique in this process by a counter, and between processes by a random
+    /// prefix drawn once (`O_EXCL` refuses the rare clash): one `getrandom` call per process
+    /// rather than per file.
+    private static let processPrefix = String(UInt32.random(in: 0...UInt32.max), radix: 16) + "-"
+    private static let counter = Atomic<UInt64>(0)
+
     /// Creates the file. With `keepOpen` false the descriptor is closed at once and reopened on
     /// the first write: a download prepared ahead of its turn holds no file descriptor.
     init(for target: String, keepOpen: Bool = true) throws(TransportError) {
@@ -27,8 +51,8 @@ struct TempFile {
         let slash = full.utf8.lastIndex(of: UInt8(ascii: "/")) ?? full.startIndex
         let directory = full[..<slash]
         let name = full[full.index(after: slash)...]
-        let random = String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        path = directory + "/." + name + "." + random + Self.suffix
+        let number = Self.counter.wrappingAdd(1, ordering: .relaxed).newValue
+        path = directory + "/." + name + "." + Self.processPrefix + String(number, radix: 16) + Self.suffix
         descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
             throw .fileSystem(path: target, detail: String(cString: strerror(errno)))

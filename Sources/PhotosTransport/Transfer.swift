@@ -78,7 +78,7 @@ final class Transfer: @unchecked Sendable {
     func prepareOutput() throws(TransportError) {
         switch destination {
         case .file(let target) where file == nil:
-            file = try TempFile(for: target, keepOpen: false)
+            file = try TempFile(for: target, keepOpen: TempFile.mayKeepPreparedFilesOpen)
         case .resume(let target) where resumable == nil:
             // What is already there decides the Range asked for; the file is opened only once
             // a 2xx answer arrives.

@@ -176,6 +176,50 @@ import Testing
         }
     }
 
+    /// A transfer that could not start anyway (its host's streams are all taken and others of
+    /// its transfers wait already) joins the loop's queue without waking the loop: every wake-up
+    /// costs the loop a pass over each transfer libcurl holds, a poll of its socket included.
+    @Test func transfersThatMustWaitForAStreamDoNotWakeTheLoop() async throws {
+        // The latency keeps the first hundred in flight while the others are added one by one
+        // (when one of them finishes, the host's queue moves on and may empty: a wake-up is due).
+        try await withFixtureServer(FixtureServerConfiguration(latencyMilliseconds: 2_000)) { server in
+            let wakeUps = Atomic(0)
+            let finished = Counter()
+            var configuration = TransportConfiguration()
+            configuration.caBundlePath = server.caFile
+            configuration.maxConnectionsPerHost = 1
+            let transport = try CurlTransport(configuration: configuration) { wakeUps.add(1, ordering: .relaxed) }
+            let folder = try TemporaryFolder()
+            let (before, after) = try await withThrowingTaskGroup(of: Int.self) { group in
+                func add(_ index: Int) {
+                    group.addTask {
+                        let target = folder.url.appendingPathComponent("\(index).jpg")
+                        let status = try await transport.download(HTTPRequest(url: "\(server.url)/thumbs/\(index).jpg"), to: target).status
+                        finished.increment()
+                        return status
+                    }
+                }
+                for index in 0..<100 { add(index) }
+                try await waitUntil { server.stats().streams == 100 }  // every stream of the one connection is taken
+                add(100)  // waits for a stream: the loop queues it, and so learns that the host is backlogged
+                try await Task.sleep(for: .milliseconds(20))
+                let before = wakeUps.load(ordering: .relaxed)
+                for index in 101..<200 {
+                    add(index)
+                    try await Task.sleep(for: .milliseconds(1))  // one at a time, as tasks finishing add them
+                }
+                let after = wakeUps.load(ordering: .relaxed)
+                #expect(finished.value == 0, "the first hundred were still in flight while the rest were added")
+                let statuses = try await group.reduce(into: [Int]()) { $0.append($1) }
+                #expect(statuses.count == 200 && statuses.allSatisfy { $0 == 200 })
+                return (before, after)
+            }
+            #expect(after - before == 0, "99 transfers queued behind a full connection sent \(after - before) wake-ups")
+            #expect(try folder.contents().count == 200, "every queued transfer ran, and no temp file is left")
+            #expect(server.stats().connections == 1)
+        }
+    }
+
     /// A cancel's wake-up racing a shutdown: the loop wakes on its own (its poll times out after
     /// a second), drains the cancel and the shutdown and releases libcurl's multi handle while
     /// the cancel is still on its way to the wake-up call. Sent outside the queue's lock, that
@@ -492,4 +536,3 @@ extension RetryPolicy {
         return policy
     }
 }
-
