@@ -99,7 +99,10 @@ build() {
     # With the Swift runtime linked in, no shared Swift libraries are loaded and relocated at each
     # start: a large part of a short command's time and memory.
     log "== building release binaries (${PRODUCTS[*]}) with the static Swift runtime"
-    local flags=${RELEASE_FLAGS:---static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-pie}
+    # The Makefile's RELEASE_FLAGS, which `make bench` passes on.
+    local flags=${RELEASE_FLAGS:---static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-pie \
+      -Xswiftc -Xfrontend -Xswiftc -function-sections \
+      -Xlinker --symbol-ordering-file=$ROOT/scripts/hot-functions.txt -Xlinker --no-warn-symbol-ordering}
     # shellcheck disable=SC2086 # the flags are a list of options
     if ! build_root $flags; then
       log "== the --static-swift-stdlib build failed; building with the shared Swift runtime"
