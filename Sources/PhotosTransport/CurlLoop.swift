@@ -129,6 +129,11 @@ final class CurlLoop: @unchecked Sendable {
         }
     }
 
+    /// Whether `host` had transfers waiting when the loop last went to sleep (for tests).
+    func isBacklogged(_ host: String) -> Bool {
+        commands.withLock { $0.backloggedHosts.contains(host) }
+    }
+
     func isDown(_ host: String) -> Bool {
         downHosts.withLock { hosts in
             guard let until = hosts[host] else { return false }

@@ -46,6 +46,9 @@ public final class CurlTransport: HTTPFetching {
     /// As many as one host's connections carry (``TransportConfiguration/maxActiveTransfers``).
     public var concurrentTransfers: Int { configuration.maxActiveTransfers }
 
+    /// Whether the loop last saw `host`'s transfers waiting for its connections (for tests).
+    func isBacklogged(_ host: String) -> Bool { loop.isBacklogged(host) }
+
     /// Counters since the transport was created.
     public var statistics: TransportStatistics {
         loop.statistics.withLock { $0 }
