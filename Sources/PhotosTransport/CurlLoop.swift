@@ -44,6 +44,8 @@ final class CurlLoop: @unchecked Sendable {
         /// wake-up. The loop drains the inbox whenever it runs, and it runs at the latest when
         /// one of that host's transfers ends, which is what lets the next one start.
         var backloggedHosts: [String] = []
+        /// Transfers handed to the loop so far (for tests).
+        var submitted = 0
     }
 
     private let commands = Mutex(Inbox())
@@ -111,6 +113,7 @@ final class CurlLoop: @unchecked Sendable {
             guard !commands.closed else { return false }
             if case .shutdown = command { commands.closed = true }
             commands.queue.append(command)
+            if case .add = command { commands.submitted += 1 }
             // Each wake-up costs the loop a pass over every transfer it holds (libcurl polls each
             // one's socket), so a transfer that could not start anyway does not send one.
             if case .add(let transfer) = command, commands.backloggedHosts.contains(transfer.host) { return true }
@@ -128,6 +131,9 @@ final class CurlLoop: @unchecked Sendable {
             return true
         }
     }
+
+    /// Transfers handed to the loop so far, with whatever wake-up each sent (for tests).
+    var submittedTransfers: Int { commands.withLock { $0.submitted } }
 
     /// Whether `host` had transfers waiting when the loop last went to sleep (for tests).
     func isBacklogged(_ host: String) -> Bool {

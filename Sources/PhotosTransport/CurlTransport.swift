@@ -49,6 +49,9 @@ public final class CurlTransport: HTTPFetching {
     /// Whether the loop last saw `host`'s transfers waiting for its connections (for tests).
     func isBacklogged(_ host: String) -> Bool { loop.isBacklogged(host) }
 
+    /// Transfers handed to the loop so far (for tests).
+    var submittedTransfers: Int { loop.submittedTransfers }
+
     /// Counters since the transport was created.
     public var statistics: TransportStatistics {
         loop.statistics.withLock { $0 }

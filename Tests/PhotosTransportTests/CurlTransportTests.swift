@@ -194,8 +194,11 @@ import Testing
                 func add(_ index: Int) {
                     group.addTask {
                         let target = folder.url.appendingPathComponent("\(index).jpg")
-                        if (try? await transport.download(HTTPRequest(url: "\(server.url)/thumbs/\(index).jpg"), to: target)) != nil {
+                        do {
+                            _ = try await transport.download(HTTPRequest(url: "\(server.url)/thumbs/\(index).jpg"), to: target)
                             finished.increment()
+                        } catch {
+                            #expect(error is CancellationError, "\(error)")  // the test cancels them at its end
                         }
                     }
                 }
@@ -204,10 +207,8 @@ import Testing
                 add(100)  // waits for a stream: the loop queues it, and so learns that the host is backlogged
                 try await waitUntil { transport.isBacklogged("127.0.0.1") }
                 let before = wakeUps.load(ordering: .relaxed)
-                for index in 101..<200 {
-                    add(index)
-                    try await Task.sleep(for: .milliseconds(1))  // one at a time, as tasks finishing add them
-                }
+                for index in 101..<200 { add(index) }
+                try await waitUntil { transport.submittedTransfers == 200 }  // every one has reached the loop
                 let after = wakeUps.load(ordering: .relaxed)
                 group.cancelAll()
                 return (before, after)
@@ -224,8 +225,9 @@ import Testing
     /// wake-up reached the released handle (a crash seen once in CI); under the lock, the loop
     /// waits for it.
     @Test func noWakeUpReachesAReleasedMultiHandle() async throws {
-        // The probe's first call (the cancel's wake-up) is held longer than the loop's one-second
-        // poll; it then notes whether the loop had released its handle meanwhile.
+        // The probe's first call (the cancel's wake-up) is held until the loop has released its
+        // handle, or for longer than the loop's one-second poll: with the wake-up sent outside
+        // the lock the release comes after that poll, under the lock it cannot come at all.
         let probe = Mutex<(loop: CurlLoop?, calls: Int, done: Bool, late: Bool)>((nil, 0, false, false))
         let loop = try CurlLoop(configuration: TransportConfiguration()) {
             let first = probe.withLock { state in
@@ -233,7 +235,10 @@ import Testing
                 return state.calls == 1
             }
             guard first else { return }
-            Thread.sleep(forTimeInterval: 1.5)  // the race, widened: the point of this test
+            let deadline = ContinuousClock.now + .milliseconds(1_500)
+            while probe.withLock({ $0.loop?.hasReleasedHandle != true }), ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.005)
+            }
             probe.withLock { state in
                 state.late = state.loop?.hasReleasedHandle == true
                 state.done = true
@@ -255,10 +260,18 @@ import Testing
         try await withFixtureServer(FixtureServerConfiguration(latencyMilliseconds: 50)) { server in
             for round in 0..<40 {
                 let transport = try Self.transport(for: server)
+                let asked = server.stats().requests
                 let tasks = (0..<20).map { index in
                     Task { try await transport.data(for: HTTPRequest(url: "\(server.url)/thumbs/\(round * 20 + index).jpg")) }
                 }
-                try await Task.sleep(for: .milliseconds(round % 4 * 5))  // cancel at different points of the requests' lives
+                // Cancel at different points of the requests' lives: at once, when the first has
+                // reached the server, when all have, when answers are arriving.
+                switch round % 4 {
+                case 1: try await waitUntil { server.stats().requests > asked }
+                case 2: try await waitUntil { server.stats().requests >= asked + 20 }
+                case 3: try await waitUntil { transport.statistics.completedTransfers > 0 }
+                default: break
+                }
                 await withTaskGroup(of: Void.self) { group in
                     for task in tasks { group.addTask { task.cancel() } }
                     group.addTask { transport.shutdown() }
