@@ -5,31 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-swift build --product photos-fixture-server >/dev/null
 swift build --product photos >/dev/null
 bin=$(swift build --show-bin-path)
 
-work=$(mktemp -d)
-server_pid=""
-cleanup() {
-  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-"$bin/photos-fixture-server" --port 0 --latency-ms 20 --env-file "$work/env" >"$work/server.json" &
-server_pid=$!
-for _ in $(seq 1 200); do [ -s "$work/server.json" ] && [ -s "$work/env" ] && break; sleep 0.05; done
-[ -s "$work/env" ] || { echo "the fixture server did not start" >&2; exit 1; }
-url=$(sed -n 's/.*"url":"\([^"]*\)".*/\1/p' "$work/server.json")
-
-# Every provider's endpoint and the test CA, pointed at the fixture server.
-set -a
-# shellcheck disable=SC1091
-. "$work/env"
-set +a
-export PHOTOS_CACHE_DIR="$work/cache"
-export PHOTOS_CONFIG="$work/none.toml"
+# shellcheck source=scripts/fixture-server.sh
+. scripts/fixture-server.sh
+start_fixture_server --latency-ms 20
+url=$server_url
 flickr_key="$FLICKR_API_KEY"
 unset FLICKR_API_KEY
 

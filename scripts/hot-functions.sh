@@ -8,8 +8,10 @@
 # memory; packed together they bring about 6 MB.
 #
 # How: runs the commands below under valgrind's callgrind, against the fixture server with a
-# fresh cache, and keeps every function of the photos binary that ran, in order of first
-# appearance (`photos --version` first). Names that no longer exist after a change are ignored by
+# fresh cache, and keeps every function of the photos binary that ran: those of `photos --version`
+# first, then those each further command adds, sorted by name within each command (so that the
+# file follows the code, not the layout of the binary profiled; between two runs only a few
+# functions whose first use depends on thread timing, libdispatch's waits, move). Names that no longer exist after a change are ignored by
 # the linker, and new functions are merely not packed: regenerate after large changes.
 #
 #   make release && scripts/hot-functions.sh [PATH_TO_RELEASE_PHOTOS]
@@ -19,26 +21,10 @@ command -v valgrind >/dev/null || scripts/install-deps.sh valgrind
 
 binary=${1:-.build/release/photos}
 [ -x "$binary" ] || { echo "no $binary: run make release first" >&2; exit 1; }
-swift build --product photos-fixture-server >/dev/null
-server=$(swift build --show-bin-path)/photos-fixture-server
-
-work=$(mktemp -d)
-server_pid=""
-cleanup() {
-  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-"$server" --port 0 --env-file "$work/env" >"$work/server.json" &
-server_pid=$!
-for _ in $(seq 1 200); do [ -s "$work/env" ] && break; sleep 0.05; done
-[ -s "$work/env" ] || { echo "the fixture server did not start" >&2; exit 1; }
-set -a
-# shellcheck disable=SC1091
-. "$work/env"
-set +a
-export PHOTOS_CACHE_DIR="$work/cache" PHOTOS_CONFIG="$work/none.toml" TERM=dumb
+# shellcheck source=scripts/fixture-server.sh
+. scripts/fixture-server.sh
+start_fixture_server
+export TERM=dumb
 
 # valgrind reads the symbol table; debug information only slows it down.
 cp "$binary" "$work/photos"
@@ -72,7 +58,7 @@ import sys
 # number after that; "fn=" lines start the costs of a function that ran.
 seen, order = set(), []
 for path in sys.argv[1:]:
-    objects, functions, current = {}, {}, None
+    objects, functions, current, new = {}, {}, None, []
     with open(path, errors="replace") as profile:
         for line in profile:
             match = re.match(r"(c?ob|c?fn)=\((\d+)\)(?: (.*))?$", line.rstrip("\n"))
@@ -89,7 +75,8 @@ for path in sys.argv[1:]:
                 # Skips callgrind's own entries ("(below main)") and unnamed code ("0x...").
                 if symbol and " " not in symbol and not symbol.startswith("0x") and symbol not in seen:
                     seen.add(symbol)
-                    order.append(symbol)
+                    new.append(symbol)
+    order += sorted(new)
 print("\n".join(order))
 PY
 echo "scripts/hot-functions.txt: $(wc -l <scripts/hot-functions.txt) functions" >&2
