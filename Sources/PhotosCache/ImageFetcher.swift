@@ -83,6 +83,8 @@ public struct ImageFetcher: Sendable {
             return batch
         }
         willDownload(missing.count)
+        let window = Self.window(for: http)
+        http.expectRequests(for: Array(missing.prefix(window)))
         return await withTaskGroup(of: Outcome.self) { group in
             // A window of tasks rather than one per URL up front: the transport runs only so many
             // transfers at once, and every waiting task costs memory.
@@ -103,7 +105,7 @@ public struct ImageFetcher: Sendable {
                     }
                 }
             }
-            for _ in 0..<Self.window(for: http) { addNext() }
+            for _ in 0..<window { addNext() }
             for await outcome in group {
                 addNext()
                 let url = outcome.url

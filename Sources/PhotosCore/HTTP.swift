@@ -139,11 +139,18 @@ public protocol HTTPFetching: Sendable {
     /// How many transfers it carries at once. Callers with many to fetch keep about this many in
     /// flight: more would only wait in its queue, each costing memory.
     var concurrentTransfers: Int { get }
+
+    /// Says that requests for `urls` are about to be made, so that the transport can get ready
+    /// for all of them at once (open together the connections they will need) rather than as
+    /// they arrive. A hint: nothing is fetched, and requests that never come cost nothing.
+    func expectRequests(for urls: [String])
 }
 
 extension HTTPFetching {
     /// One HTTP/2 connection's worth of streams.
     public var concurrentTransfers: Int { 100 }
+
+    public func expectRequests(for urls: [String]) {}
 
     /// Without support for ranges: the whole body, published at `partial` when complete.
     public func download(_ request: HTTPRequest, resuming partial: URL) async throws -> HTTPResponse {

@@ -27,6 +27,8 @@ final class CurlLoop: @unchecked Sendable {
     private enum Command {
         case add(Transfer)
         case cancel(Transfer)
+        /// Transfers by host that are about to be added (see ``expect(_:)``).
+        case expect([String: Int])
         case shutdown
     }
 
@@ -98,6 +100,18 @@ final class CurlLoop: @unchecked Sendable {
         }
     }
     func cancel(_ transfer: Transfer) { send(.cancel(transfer)) }
+
+    /// Announces transfers about to be submitted, by host, so that a host's connections are
+    /// planned for all of them at once (see ``HostAdmission``) rather than as they trickle in.
+    /// Sends no wake-up: the first transfer's does.
+    func expect(_ counts: [String: Int]) {
+        guard !counts.isEmpty else { return }
+        commands.withLock { commands in
+            guard !commands.closed else { return }
+            commands.queue.append(.expect(counts))
+        }
+    }
+
     /// Cancels every transfer and waits until the loop has released libcurl. Call it once.
     ///
     /// Waiting matters at exit: a loop thread still tearing down TLS state while the process
@@ -234,6 +248,9 @@ final class CurlLoop: @unchecked Sendable {
                 }
             case .cancel(let transfer):
                 cancelTransfer(transfer)
+            case .expect(let counts):
+                guard !stopping else { break }
+                for (host, count) in counts where count > 0 { hostQueue(host).expected += count }
             case .shutdown:
                 stopping = true
                 for transfer in active.values { cancelTransfer(transfer) }
@@ -260,19 +277,21 @@ final class CurlLoop: @unchecked Sendable {
     /// idle HTTP/2 connections after a minute or more, libcurl after 118 s (CURLOPT_MAXAGE_CONN).
     static let connectionIdleLifetime: Duration = .seconds(30)
 
+    private func hostQueue(_ host: String) -> HostQueue {
+        if let known = hosts[host] { return known }
+        let queue = HostQueue(admission: HostAdmission(
+            streamsPerConnection: configuration.maxConcurrentStreams, maxConnections: configuration.maxConnectionsPerHost))
+        hosts[host] = queue
+        return queue
+    }
+
     private func enqueue(_ transfer: Transfer) {
-        let queue: HostQueue
-        if let known = hosts[transfer.host] {
-            queue = known
-        } else {
-            queue = HostQueue(admission: HostAdmission(
-                streamsPerConnection: configuration.maxConcurrentStreams, maxConnections: configuration.maxConnectionsPerHost))
-            hosts[transfer.host] = queue
-        }
+        let queue = hostQueue(transfer.host)
         if let idleSince = queue.idleSince, ContinuousClock.now - idleSince > Self.connectionIdleLifetime {
             queue.forgetConnections()
         }
         queue.idleSince = nil
+        if queue.expected > 0 { queue.expected -= 1 }
         if queue.waitingCount == 0 { waitingHosts.append(transfer.host) }
         queue.waiting.append(transfer)
     }
@@ -312,10 +331,13 @@ final class CurlLoop: @unchecked Sendable {
             }
             return false
         }
-        var plan = queue.admission.plan(waiting: queue.waitingCount)
-        let room = max(0, configuration.maxActiveTransfers - active.count)
+        // Planned for the transfers announced as well as those here: the connections they will
+        // need start opening with the first of them, instead of one by one as they arrive.
+        var plan = queue.admission.plan(waiting: queue.waitingCount + queue.expected)
+        // What can start now: the transfers that are here, within the transport's own bound on
+        // transfers in libcurl's hands (and so on memory).
+        let room = min(queue.waitingCount, max(0, configuration.maxActiveTransfers - active.count))
         if plan.total > room {
-            // The transport's own bound on transfers in libcurl's hands (and so on memory).
             if plan.openersFirst {
                 plan.openers = min(plan.openers, room)
                 plan.regular = room - plan.openers
@@ -330,7 +352,9 @@ final class CurlLoop: @unchecked Sendable {
         while openersLeft + regularLeft > 0, let transfer = queue.popFirst() {
             if transfer.completion.isCompleted { continue }
             let opener = plan.openersFirst ? openersLeft > 0 : regularLeft == 0
-            guard add(transfer) else { continue }
+            // An extra connection's opener asks for a connection of its own: on one that came up
+            // meanwhile it would take a stream the transfers waiting for that one were counted on.
+            guard add(transfer, freshConnection: opener && !plan.openersFirst) else { continue }
             if opener {
                 openersLeft -= 1
                 started.openers += 1
@@ -347,9 +371,10 @@ final class CurlLoop: @unchecked Sendable {
 
     /// Hands `transfer` to libcurl; on failure completes it with the error. Returns whether it
     /// was added.
-    private func add(_ transfer: Transfer) -> Bool {
+    private func add(_ transfer: Transfer, freshConnection: Bool = false) -> Bool {
         do {
             let easy = try transfer.makeHandle(configuration: configuration)
+            if freshConnection { photos_curl_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1) }
             let code = photos_curl_multi_add_handle(multi, easy)
             guard code == CURLM_OK else {
                 transfer.releaseHandle()
@@ -391,7 +416,12 @@ final class CurlLoop: @unchecked Sendable {
         case .resolved, .regular:
             queue.admission.finished(openerStillOpening: false, requestSent: sent, newConnection: new)
         }
-        if queue.admission.active == 0 { queue.idleSince = .now }
+        if queue.admission.active == 0 {
+            queue.idleSince = .now
+            // Nothing in flight and nothing waiting: what was announced and never came (the
+            // caller was cancelled, or shared a download) is forgotten.
+            if queue.waitingCount == 0 { queue.expected = 0 }
+        }
     }
 
     /// Completes every finished transfer. Returns whether any finished.
@@ -451,6 +481,8 @@ private final class HostQueue {
     var admission: HostAdmission
     var waiting: [Transfer] = []
     var head = 0
+    /// Transfers announced (``CurlLoop/expect(_:)``) that have not arrived yet.
+    var expected = 0
     var openers: [Transfer] = []
     /// Local ports of the connections this host's transfers went out on.
     var ports: Set<Int> = []

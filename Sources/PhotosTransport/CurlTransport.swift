@@ -46,6 +46,19 @@ public final class CurlTransport: HTTPFetching {
     /// As many as one host's connections carry (``TransportConfiguration/maxActiveTransfers``).
     public var concurrentTransfers: Int { configuration.maxActiveTransfers }
 
+    /// Counts the requests `urls` are about to make by host, for the loop to plan each host's
+    /// connections for all of them: a burst of downloads that arrives over some milliseconds (each
+    /// from its own task) opens the connections it needs together, right after the first ones fill
+    /// the connection there is, instead of one each time another connection's worth has arrived.
+    public func expectRequests(for urls: [String]) {
+        var counts: [String: Int] = [:]
+        for url in urls {
+            guard let host = try? Self.validatedHost(url) else { continue }  // it will fail on its own
+            counts[host, default: 0] += 1
+        }
+        loop.expect(counts)
+    }
+
     /// Whether the loop last saw `host`'s transfers waiting for its connections (for tests).
     func isBacklogged(_ host: String) -> Bool { loop.isBacklogged(host) }
 

@@ -14,13 +14,19 @@
 ///   connection ("opener"), the rest wait for it (PIPEWAIT).
 /// - Connections known: their streams, and, only when every one of them is taken and more
 ///   transfers wait, one opener per connection those transfers need, up to `maxConnections`.
-///   The rest follow once an opener's request has gone out: its connection is then set up and
-///   libcurl multiplexes onto it.
+///   Such an opener asks libcurl for a connection of its own (CURLOPT_FRESH_CONNECT): placed on
+///   one that came up meanwhile, it would take a stream the transfers waiting for that one were
+///   counted on. The rest follow once an opener's request has gone out: its connection is then
+///   set up and libcurl multiplexes onto it.
+/// - Transfers announced but not arrived yet (``CurlTransport/expectRequests(for:)``) count as
+///   waiting in the plan, not in what starts: a burst whose transfers arrive a few at a time
+///   starts the openers of all the connections it needs with its first transfers past the
+///   streams there are, instead of one each time another connection's worth has arrived.
 ///
 /// Connections are counted as libcurl uses them, not as planned: the loop tells one connection
-/// from another by its local port. An opener may open a connection (counted), or find room on
-/// one that came up meanwhile, which is counted only if it was not known yet; the next plan then
-/// starts another opener if the waiting still need one. A transfer that libcurl put on a
+/// from another by its local port. The first connection's opener may find that connection
+/// already up (one kept from an earlier burst), counted only if it was not known yet; the next
+/// plan then starts another opener if the waiting still need one. A transfer that libcurl put on a
 /// connection not known yet (one it opened unasked, or one kept from an earlier burst) is counted
 /// when it finishes. Connections stay counted between bursts, as libcurl keeps them
 /// (CURLMOPT_MAXCONNECTS), until the host has been idle long enough for them to be closed.

@@ -219,6 +219,53 @@ import Testing
         }
     }
 
+    /// Downloads announced with `expectRequests` open the connections they need together, as
+    /// soon as the streams of the connection there is are taken, rather than one connection each
+    /// time another connection's worth has arrived: a burst that reaches the transport a few
+    /// transfers at a time (each from its own task) no longer waits for connections opened one
+    /// after another. And never more than they need.
+    @Test func anAnnouncedBurstOpensTheConnectionsItNeedsTogether() async throws {
+        // Connections after the first never come up: an opener stays an opener for the whole
+        // test, however soon the next transfer arrives.
+        var configuration = FixtureServerConfiguration(maxConcurrentStreams: 10)
+        configuration.silentAfterConnections = 1
+        try await withFixtureServer(configuration) { server in
+            let transport = try Self.transport(for: server) { $0.maxConcurrentStreams = 10 }
+            // The host's connection is up and known, as a listing leaves it for its thumbnails.
+            #expect(try await transport.data(for: HTTPRequest(url: "\(server.url)/thumbs/0.jpg")).status == 200)
+            let folder = try TemporaryFolder()
+            // Nothing is answered during the test: every transfer keeps its stream.
+            let urls = (1...40).map { "\(server.url)/thumbs/\($0).jpg?latency_ms=30000" }
+            transport.expectRequests(for: urls)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                func add(_ range: Range<Int>) {
+                    for index in range {
+                        group.addTask {
+                            do {
+                                _ = try await transport.download(HTTPRequest(url: urls[index]), to: folder.url.appendingPathComponent("\(index)"))
+                                Issue.record("a transfer finished although the server holds every answer")
+                            } catch {
+                                #expect(error is CancellationError, "\(error)")  // the test cancels them at its end
+                            }
+                        }
+                    }
+                }
+                add(0..<10)
+                try await waitUntil { server.stats().streams == 11 }  // the first connection's streams are all taken
+                // Three more: without the announcement the first would open a second connection
+                // and the other two would wait for it; announced, the three open the three
+                // connections the other thirty will need.
+                add(10..<13)
+                try await waitUntil { server.stats().connections == 4 }
+                add(13..<40)
+                try await waitUntil { transport.submittedTransfers == 41 && transport.isBacklogged("127.0.0.1") }
+                #expect(server.stats().connections == 4, "forty transfers at ten streams a connection need four")
+                group.cancelAll()
+            }
+            #expect(try folder.contents().isEmpty, "the cancelled transfers left no file")
+        }
+    }
+
     /// A cancel's wake-up racing a shutdown: the loop wakes on its own (its poll times out after
     /// a second), drains the cancel and the shutdown and releases libcurl's multi handle while
     /// the cancel is still on its way to the wake-up call. Sent outside the queue's lock, that

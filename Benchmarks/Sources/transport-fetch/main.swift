@@ -63,8 +63,11 @@ let failures = await withTaskGroup(of: Bool.self) { group in
             }
         }
     }
-    // A window of tasks, as photos keeps: what the transport carries at once plus a little.
-    for _ in 0..<(transport.concurrentTransfers + 28) { addNext() }
+    // A window of tasks, as photos keeps: what the transport carries at once plus a little,
+    // announced to the transport first, as photos does.
+    let window = transport.concurrentTransfers + 28
+    transport.expectRequests(for: Array(list.prefix(window)))
+    for _ in 0..<window { addNext() }
     var failures = 0
     for await ok in group {
         addNext()

@@ -44,6 +44,12 @@ final class LazyTransport: HTTPFetching {
         try await transport().download(request, resuming: partial)
     }
 
+    /// Starts the transport: the requests follow. One that cannot start fails them on their own.
+    func expectRequests(for urls: [String]) {
+        guard !urls.isEmpty else { return }
+        (try? transport())?.expectRequests(for: urls)
+    }
+
     /// Stops the transport if a request started it; later requests fail. Safe to call twice.
     func shutdown() {
         let started = state.withLock { state -> CurlTransport? in

@@ -124,6 +124,9 @@ struct Saving {
                     }
                     // Only files still to save are looked up in the cache (a re-run asks nothing).
                     let cached = pending.isEmpty ? [:] : context.cache.cachedImages(pending.map(\.item.url))
+                    // The downloads about to start, for the transport to open their connections together.
+                    let downloading = pending.lazy.map(\.item.url).filter { cached[$0] == nil }.prefix(max(0, window - inFlight))
+                    if !downloading.isEmpty { context.http.expectRequests(for: Array(downloading)) }
                     for (label, order, var item) in pending {
                         guard fatal == nil, !Task.isCancelled else { break }
                         item.cachedFile = cached[item.url]
