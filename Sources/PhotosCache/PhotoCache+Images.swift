@@ -80,7 +80,8 @@ extension PhotoCache {
         // The file's name is the SHA-256 of its URL: worked out once per download.
         let relative = store.relativePath(for: url)
         try store.prepareFolder(relativePath: relative)
-        let target = store.root.appendingPathComponent(relative)
+        // Joined as a string: appending a component to a URL parses it again, for every image.
+        let target = URL(filePath: rootPath + "/" + relative, directoryHint: .notDirectory)
         // Another process sharing the cache may evict the file between its rename and the size
         // check below (its index does not know this process is using it yet): fetch it again,
         // once, rather than report a failure.

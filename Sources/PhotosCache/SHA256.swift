@@ -1,4 +1,8 @@
 /// SHA-256 (FIPS 180-4), used to name cached files and keys after their URL.
+///
+/// It runs for every image a listing names, before its download can start: blocks are read
+/// straight from the bytes, the state and schedule live on the stack, and nothing is allocated
+/// but the result.
 enum SHA256 {
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -11,55 +15,98 @@ enum SHA256 {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
-    static func hash(_ bytes: some Collection<UInt8>) -> [UInt8] {
-        var h: [UInt32] = [
-            0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-        ]
-        var message = Array(bytes)
-        let bitLength = UInt64(message.count) * 8
-        message.append(0x80)
-        while message.count % 64 != 56 { message.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+    /// The eight words of the state.
+    private struct State {
+        var a: UInt32 = 0x6a09e667, b: UInt32 = 0xbb67ae85, c: UInt32 = 0x3c6ef372, d: UInt32 = 0xa54ff53a
+        var e: UInt32 = 0x510e527f, f: UInt32 = 0x9b05688c, g: UInt32 = 0x1f83d9ab, h: UInt32 = 0x5be0cd19
 
-        var w = [UInt32](repeating: 0, count: 64)
-        for chunk in stride(from: 0, to: message.count, by: 64) {
-            for i in 0..<16 {
-                let j = chunk + i * 4
-                w[i] = UInt32(message[j]) << 24 | UInt32(message[j + 1]) << 16 | UInt32(message[j + 2]) << 8 | UInt32(message[j + 3])
-            }
-            for i in 16..<64 {
-                let s0 = w[i - 15].rotatedRight(7) ^ w[i - 15].rotatedRight(18) ^ (w[i - 15] >> 3)
-                let s1 = w[i - 2].rotatedRight(17) ^ w[i - 2].rotatedRight(19) ^ (w[i - 2] >> 10)
-                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
-            for i in 0..<64 {
-                let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-                let choice = (e & f) ^ (~e & g)
-                let t1 = hh &+ s1 &+ choice &+ k[i] &+ w[i]
-                let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-                let majority = (a & b) ^ (a & c) ^ (b & c)
-                let t2 = s0 &+ majority
-                (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-            }
-            h[0] &+= a; h[1] &+= b; h[2] &+= c; h[3] &+= d
-            h[4] &+= e; h[5] &+= f; h[6] &+= g; h[7] &+= hh
+        var words: [UInt32] { [a, b, c, d, e, f, g, h] }
+    }
+
+    static func hash(_ bytes: some Collection<UInt8>) -> [UInt8] {
+        let state = digest(bytes)
+        var result: [UInt8] = []
+        result.reserveCapacity(32)
+        for word in state.words {
+            for shift in stride(from: 24, through: 0, by: -8) { result.append(UInt8(truncatingIfNeeded: word >> UInt32(shift))) }
         }
-        return h.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32($0))) } }
+        return result
     }
 
     static func hex(_ text: String) -> String {
-        let digest = hash(Array(text.utf8))
+        var text = text
+        let state = text.withUTF8 { digest(UnsafeRawBufferPointer($0)) }
+        let words = state.words
         let digits: StaticString = "0123456789abcdef"
         return digits.withUTF8Buffer { digits in
-            String(unsafeUninitializedCapacity: digest.count * 2) { buffer in
-                for (index, byte) in digest.enumerated() {
-                    buffer[2 * index] = digits[Int(byte >> 4)]
-                    buffer[2 * index + 1] = digits[Int(byte & 0xF)]
+            String(unsafeUninitializedCapacity: 64) { buffer in
+                for (index, word) in words.enumerated() {
+                    for nibble in 0..<8 {
+                        buffer[8 * index + nibble] = digits[Int((word >> UInt32(28 - 4 * nibble)) & 0xF)]
+                    }
                 }
-                return digest.count * 2
+                return 64
             }
         }
+    }
+
+    private static func digest(_ bytes: some Collection<UInt8>) -> State {
+        if let state = bytes.withContiguousStorageIfAvailable({ digest(UnsafeRawBufferPointer($0)) }) { return state }
+        return Array(bytes).withUnsafeBytes { digest($0) }
+    }
+
+    private static func digest(_ message: UnsafeRawBufferPointer) -> State {
+        var state = State()
+        k.withUnsafeBufferPointer { k in
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+                let whole = message.count / 64 * 64
+                var offset = 0
+                while offset < whole {
+                    compress(&state, UnsafeRawBufferPointer(rebasing: message[offset..<offset + 64]), k, w)
+                    offset += 64
+                }
+                // The tail, 0x80, zeros and the length in bits: one block or two.
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { tail in
+                    tail.initialize(repeating: 0)
+                    let rest = message.count - whole
+                    for index in 0..<rest { tail[index] = message[whole + index] }
+                    tail[rest] = 0x80
+                    let length = rest < 56 ? 64 : 128
+                    let bits = UInt64(message.count) &* 8
+                    for index in 0..<8 { tail[length - 1 - index] = UInt8(truncatingIfNeeded: bits >> UInt64(8 * index)) }
+                    let raw = UnsafeRawBufferPointer(tail)
+                    compress(&state, UnsafeRawBufferPointer(rebasing: raw[0..<64]), k, w)
+                    if length == 128 { compress(&state, UnsafeRawBufferPointer(rebasing: raw[64..<128]), k, w) }
+                }
+            }
+        }
+        return state
+    }
+
+    @inline(__always)
+    private static func compress(
+        _ state: inout State, _ block: UnsafeRawBufferPointer, _ k: UnsafeBufferPointer<UInt32>, _ w: UnsafeMutableBufferPointer<UInt32>
+    ) {
+        for i in 0..<16 {
+            let j = i * 4
+            w[i] = UInt32(block[j]) << 24 | UInt32(block[j + 1]) << 16 | UInt32(block[j + 2]) << 8 | UInt32(block[j + 3])
+        }
+        for i in 16..<64 {
+            let s0 = w[i - 15].rotatedRight(7) ^ w[i - 15].rotatedRight(18) ^ (w[i - 15] >> 3)
+            let s1 = w[i - 2].rotatedRight(17) ^ w[i - 2].rotatedRight(19) ^ (w[i - 2] >> 10)
+            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+        }
+        var (a, b, c, d, e, f, g, h) = (state.a, state.b, state.c, state.d, state.e, state.f, state.g, state.h)
+        for i in 0..<64 {
+            let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+            let choice = (e & f) ^ (~e & g)
+            let t1 = h &+ s1 &+ choice &+ k[i] &+ w[i]
+            let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+            let majority = (a & b) ^ (a & c) ^ (b & c)
+            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ s0 &+ majority)
+        }
+        state.a &+= a; state.b &+= b; state.c &+= c; state.d &+= d
+        state.e &+= e; state.f &+= f; state.g &+= g; state.h &+= h
     }
 }
 
