@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PhotosCore
+import Synchronization
 
 extension PhotoCache {
     /// The cached, verified files among `urls`: memory first, then one index query, then a size
@@ -59,21 +60,42 @@ extension PhotoCache {
     ///   - maxBytes: larger images are refused.
     /// - Returns: the cached file.
     /// - Throws: `TransportError`, `PhotosError.unavailable` for a non-2xx status, `CancellationError`.
+    ///
+    /// The first caller downloads in its own task (no task of its own per image: hundreds are
+    /// in flight at once); the others wait for its result. A waiter that is cancelled leaves at
+    /// once; when the downloading caller is cancelled, a waiter that is not starts again.
     public func download(_ url: String, provider: String?, http: any HTTPFetching, maxBytes: Int) async throws -> URL {
-        let task = inFlight.withLock { tasks -> Task<URL, any Error> in
-            if let running = tasks[url] { return running }
-            let task = Task { [self] in
-                defer { _ = inFlight.withLock { $0.removeValue(forKey: url) } }
-                return try await performDownload(url, provider: provider, http: http, maxBytes: maxBytes)
+        while true {
+            let (shared, isFirst) = inFlight.withLock { downloads -> (SharedDownload, Bool) in
+                if let running = downloads[url] { return (running, false) }
+                let started = SharedDownload()
+                downloads[url] = started
+                return (started, true)
             }
-            tasks[url] = task
-            return task
+            if isFirst {
+                let result: Result<URL, any Error>
+                do {
+                    result = .success(try await performDownload(url, provider: provider, http: http, maxBytes: maxBytes))
+                } catch {
+                    result = .failure(error)
+                }
+                inFlight.withLock { downloads in
+                    if downloads[url] === shared { downloads[url] = nil }
+                }
+                shared.finish(result)
+                return try result.get()
+            }
+            do {
+                return try await shared.wait()
+            } catch is CancellationError where !Task.isCancelled {
+                continue  // the caller that downloaded was cancelled, not this one
+            }
         }
-        return try await withTaskCancellationHandler {
-            try await task.value
-        } onCancel: {
-            task.cancel()
-        }
+    }
+
+    /// Callers waiting for the download of `url` another caller is running (for tests).
+    func waitersForDownload(_ url: String) -> Int {
+        inFlight.withLock { $0[url] }?.waiterCount ?? 0
     }
 
     private func performDownload(_ url: String, provider: String?, http: any HTTPFetching, maxBytes: Int) async throws -> URL {
@@ -118,6 +140,59 @@ extension PhotoCache {
                 }
             }
             return result
+        }
+    }
+}
+
+/// One image download that every caller asking for the same URL meanwhile waits for.
+final class SharedDownload: Sendable {
+    private typealias Waiter = CheckedContinuation<URL, any Error>
+
+    private struct State {
+        var result: Result<URL, any Error>?
+        var waiters: [UInt64: Waiter] = [:]
+        /// Waiters cancelled before their continuation existed.
+        var cancelled: Set<UInt64> = []
+        var nextID: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+
+    var waiterCount: Int { state.withLock { $0.waiters.count } }
+
+    /// Hands `result` to every waiter, and to those that come later.
+    func finish(_ result: Result<URL, any Error>) {
+        let waiters = state.withLock { state in
+            state.result = result
+            defer { state.waiters.removeAll() }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.resume(with: result) }
+    }
+
+    /// The download's result; `CancellationError` at once when the waiting task is cancelled.
+    func wait() async throws -> URL {
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (waiter: Waiter) in
+                let now: Result<URL, any Error>? = state.withLock { state in
+                    if let result = state.result { return result }
+                    if state.cancelled.remove(id) != nil { return .failure(CancellationError()) }
+                    state.waiters[id] = waiter
+                    return nil
+                }
+                if let now { waiter.resume(with: now) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> Waiter? in
+                if let waiter = state.waiters.removeValue(forKey: id) { return waiter }
+                if state.result == nil { state.cancelled.insert(id) }
+                return nil
+            }
+            waiter?.resume(throwing: CancellationError())
         }
     }
 }

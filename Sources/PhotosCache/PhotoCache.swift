@@ -21,7 +21,7 @@ public final class PhotoCache: Sendable {
     /// Verified image files of this process, by URL (the memory tier).
     let memory = Mutex<[String: URL]>([:])
     /// Image downloads in flight in this process, by URL.
-    let inFlight = Mutex<[String: Task<URL, any Error>]>([:])
+    let inFlight = Mutex<[String: SharedDownload]>([:])
     /// What this run did, flushed by `finish`.
     let run = Mutex(RunState())
 

@@ -1,5 +1,7 @@
 import Foundation
 import PhotosCore
+import PhotosTestSupport
+import Synchronization
 import Testing
 
 @testable import PhotosCache
@@ -64,6 +66,31 @@ import Testing
         let stats = try again.statistics()
         #expect(stats.images == 21 && stats.imageBytes == 21 * 1234 && stats.imageHits == 20 && stats.imageMisses == 21)
         again.close()
+    }
+
+    /// Two callers want the same image (a grid redrawn while its first page loads): the one
+    /// that is cancelled leaves at once, and the other gets its image whichever of them started
+    /// the download.
+    @Test(arguments: [true, false])
+    func aCancelledCallerLeavesTheOtherItsImage(cancelTheFirst: Bool) async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let http = HeldImages(size: 1234)
+        let cache = bed.cache()
+        let url = "https://img.example/shared.jpg"
+        let first = Task { try await cache.download(url, provider: "fake", http: http, maxBytes: 1 << 20) }
+        try await waitUntil { http.count == 1 }  // the first caller's download has started
+        let second = Task { try await cache.download(url, provider: "fake", http: http, maxBytes: 1 << 20) }
+        try await waitUntil { cache.waitersForDownload(url) == 1 }  // the second waits for it
+        let (cancelled, other) = cancelTheFirst ? (first, second) : (second, first)
+        cancelled.cancel()
+        await #expect(throws: CancellationError.self) { try await cancelled.value }
+        http.release()
+        let file = try await other.value
+        #expect(try Data(contentsOf: file).count == 1234)
+        // Downloaded again only when the caller that was downloading left.
+        #expect(http.count == (cancelTheFirst ? 2 : 1))
+        cache.close()
     }
 
     @Test func truncatedOrMissingFilesAreRefetched() async throws {
@@ -134,5 +161,31 @@ import Testing
         await #expect(throws: PhotosError.self) {
             _ = try await ImageFetcher(cache: cache, http: http, offline: true).fetch("https://img.example/1.jpg")
         }
+    }
+}
+
+/// A transport whose downloads wait until the test releases them (or their task is cancelled).
+private final class HeldImages: HTTPFetching, Sendable {
+    private let (released, releasing) = AsyncStream<Never>.makeStream()
+    private let downloads = Mutex(0)
+    let size: Int
+
+    init(size: Int) {
+        self.size = size
+    }
+
+    var count: Int { downloads.withLock { $0 } }
+    func release() { releasing.finish() }
+
+    func data(for request: HTTPRequest) async throws -> HTTPResponse {
+        throw TransportError.cannotConnect(host: "held", detail: "no data requests")
+    }
+
+    func download(_ request: HTTPRequest, to destination: URL) async throws -> HTTPResponse {
+        downloads.withLock { $0 += 1 }
+        for await _ in released {}  // ends when released, or at once when the task is cancelled
+        try Task.checkCancellation()
+        try Data(repeating: 7, count: size).write(to: destination, options: .atomic)
+        return HTTPResponse(status: 200, effectiveURL: request.url, bytes: size)
     }
 }
