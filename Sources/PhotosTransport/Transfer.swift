@@ -114,7 +114,9 @@ final class Transfer: @unchecked Sendable {
         set(CURLOPT_MAXREDIRS, photos_curl_easy_setopt_long(easy, CURLOPT_MAXREDIRS, 5))
         set(CURLOPT_HTTP_VERSION, photos_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)))
         set(CURLOPT_PIPEWAIT, photos_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1))
-        set(CURLOPT_BUFFERSIZE, photos_curl_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, configuration.receiveBufferSize))
+        let bufferSize: Int
+        if case .resume = destination { bufferSize = configuration.resumableReceiveBufferSize } else { bufferSize = configuration.receiveBufferSize }
+        set(CURLOPT_BUFFERSIZE, photos_curl_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, bufferSize))
         set(CURLOPT_SSL_VERIFYPEER, photos_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1))
         set(CURLOPT_SSL_VERIFYHOST, photos_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2))
         if let ca = configuration.caBundlePath {

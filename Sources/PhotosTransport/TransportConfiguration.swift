@@ -26,6 +26,12 @@ public struct TransportConfiguration: Sendable {
     /// 1.1 MB more off the listing, whose 500 thumbnails are all in flight at once, and 0.7 MB
     /// off the save, at no CPU time `perf stat` could tell apart.
     public var receiveBufferSize: Int = 2 * 1024
+    /// The receive buffer of a download that resumes (`photos save`): whole images, tens of KB to
+    /// megabytes, at most a couple of hundred at once. libcurl hands a transfer at most one
+    /// buffer per pass, each pass costing a `poll` and a `write`: 8 KiB rather than 2 took a
+    /// save of 500 large images from 64,000 system calls to 46,000 and 2.3% fewer instructions,
+    /// for 1.6 MB more at its peak.
+    public var resumableReceiveBufferSize: Int = 8 * 1024
     public var connectTimeout: Duration = .seconds(10)
     /// A transfer slower than this many bytes per second for `lowSpeedTime` is a stall.
     public var lowSpeedLimit: Int = 1024
