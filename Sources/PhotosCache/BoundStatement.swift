@@ -48,6 +48,35 @@ struct BoundStatement {
         sqlite3_bind_double(statement.sqliteStatement, index, value)
     }
 
+    /// Runs a query with the values bound and reads its first row, if any, with `read`; then
+    /// clears the values for the next.
+    /// - Throws: `DatabaseError` with SQLite's code and message.
+    func firstRow<Value>(_ read: (OpaquePointer) -> Value?) throws -> Value? {
+        let handle = statement.sqliteStatement
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        let code = sqlite3_step(handle)
+        if code == SQLITE_ROW { return read(handle) }
+        guard code == SQLITE_DONE else {
+            let message = database.sqliteConnection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
+        }
+        return nil
+    }
+
+    /// The text in `column` of the current row; nil for any other type.
+    static func text(_ handle: OpaquePointer, _ column: Int32) -> String? {
+        guard sqlite3_column_type(handle, column) == SQLITE_TEXT, let bytes = sqlite3_column_text(handle, column) else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self)
+    }
+
+    /// The integer in `column` of the current row; nil for any other type.
+    static func integer(_ handle: OpaquePointer, _ column: Int32) -> Int64? {
+        sqlite3_column_type(handle, column) == SQLITE_INTEGER ? sqlite3_column_int64(handle, column) : nil
+    }
+
     /// Runs the statement once with the values bound, then clears them for the next row.
     /// - Throws: `DatabaseError` with SQLite's code and message.
     func run() throws {

@@ -125,19 +125,20 @@ extension PhotoCache {
         throw TransportError.fileSystem(path: target.path, detail: "the downloaded file was removed before it could be used")
     }
 
-    /// Index rows for `urls`, in chunks that stay under SQLite's variable limit.
+    /// Index rows for `urls`: one prepared statement run per URL (a listing's hundreds: SQLite
+    /// parsed an `IN` list of 500 values in more instructions than the 500 look-ups take).
     func indexedImages(_ urls: [String]) throws -> [String: (path: String, size: Int64)] {
         try index.read { db in
+            let lookup = BoundStatement(try db.makeStatement(sql: "SELECT path, size FROM image WHERE url = ?"), in: db)
             var result: [String: (path: String, size: Int64)] = [:]
-            for chunk in urls.chunked(500) {
-                let rows = try Row.fetchAll(
-                    db, sql: "SELECT url, path, size FROM image WHERE url IN (\(databaseQuestionMarks(count: chunk.count)))",
-                    arguments: StatementArguments(Array(chunk)))
-                for row in rows {
-                    guard let url: String = row.value("url"), let path: String = row.value("path"), let size: Int64 = row.value("size")
-                    else { continue }
-                    result[url] = (path, size)
+            result.reserveCapacity(urls.count)
+            for url in urls where result[url] == nil {
+                lookup.bind(1, url)
+                let row = try lookup.firstRow { handle -> (path: String, size: Int64)? in
+                    guard let path = BoundStatement.text(handle, 0), let size = BoundStatement.integer(handle, 1) else { return nil }
+                    return (path, size)
                 }
+                if let row { result[url] = row }
             }
             return result
         }

@@ -57,15 +57,17 @@ extension PhotoCache {
     ///   the user must fix: authentication, usage), and `CancellationError`.
     ///
     /// `beforeStoring` sees a page that came from the network as soon as it is decoded, before it
-    /// is written to the index: `photos list` starts the page's thumbnails there.
+    /// is written to the index: `photos list` starts the page's thumbnails there. Without
+    /// `sizes`, photos read from the index come without their sizes (`photos list` shows none):
+    /// a page from the network keeps them.
     public func listing(
-        _ query: ListQuery, from provider: any PhotoProvider, mode: ListingMode,
+        _ query: ListQuery, from provider: any PhotoProvider, mode: ListingMode, sizes: Bool = true,
         beforeStoring: (@Sendable (PhotoPage) -> Void)? = nil
     ) async throws -> CachedPage {
         let key = ListingKey(provider: provider.name, query: query)
         let stored: StoredListing?
         do {
-            stored = try storedListing(key)
+            stored = try storedListing(key, sizes: sizes)
         } catch {
             reportFailure("read a listing", error)
             stored = nil
@@ -168,7 +170,7 @@ extension PhotoCache {
     // MARK: Storage
 
     /// The cached page for `key`, if any (two indexed lookups; no file system access).
-    func storedListing(_ key: ListingKey) throws -> StoredListing? {
+    func storedListing(_ key: ListingKey, sizes: Bool = true) throws -> StoredListing? {
         try index.read { db in
             guard let row = try Row.fetchOne(
                 db, sql: "SELECT id, total, has_more, etag, last_modified, fetched_at FROM listing WHERE key = ?",
@@ -189,7 +191,7 @@ extension PhotoCache {
                     """,
                 arguments: [id])
             while let photoRow = try cursor.next() {
-                if let photo = Self.photo(from: photoRow) { photos.append(photo) }
+                if let photo = Self.photo(from: photoRow, sizes: sizes) { photos.append(photo) }
             }
             let page = PhotoPage(page: key.page, perPage: key.perPage, total: row.value("total"), hasMore: row.value("has_more") ?? false, photos: photos)
             return StoredListing(
@@ -276,14 +278,16 @@ extension PhotoCache {
 
     /// A photo from a row of `photoColumns()`; nil for a row that no longer makes sense (never
     /// trust the disk).
-    static func photo(from row: Row) -> Photo? {
+    /// - Parameter sizes: whether to read the sizes column (the longest, and the costliest to
+    ///   decode).
+    static func photo(from row: Row, sizes readSizes: Bool = true) -> Photo? {
         // `value(at:)`, never `row[i]`: GRDB's subscript traps on a value of another type (a
         // width of 1e300), and the disk is not trusted.
         guard let provider: String = row.value(at: 0), let raw: String = row.value(at: 1), !provider.isEmpty, !raw.isEmpty else {
             return nil
         }
         let tags = (row.value(at: 11) as String?).map(Self.decodeTags) ?? []
-        let sizes = (row.value(at: 12) as String?).map(Self.decodeSizes) ?? []
+        let sizes = readSizes ? (row.value(at: 12) as String?).map(Self.decodeSizes) ?? [] : []
         let taken: Double? = row.value(at: 9)
         let uploaded: Double? = row.value(at: 10)
         return Photo(
@@ -408,7 +412,7 @@ extension PhotoCache {
     public func cachedPhoto(_ id: PhotoID) -> Photo? {
         try? index.read { db in
             try Row.fetchOne(db, sql: "SELECT \(Self.photoColumns()) FROM photo WHERE id = ?", arguments: [id.description])
-                .flatMap(Self.photo(from:))
+                .flatMap { Self.photo(from: $0) }
         }
     }
 }

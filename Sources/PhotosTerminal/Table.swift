@@ -26,40 +26,57 @@ public struct Table {
     }
 
     /// The table as lines no wider than `width` columns.
+    ///
+    /// Built as bytes in one buffer, each cell's width worked out once: this runs for every row
+    /// of a listing, 500 of them for a page read from the cache.
     public func render(width: Int, gap: Int = 2) -> String {
-        var widths = columns.enumerated().map { index, column in
-            let content = rows.map { TerminalText.displayWidth($0[safe: index] ?? "") }.max() ?? 0
-            let natural = max(content, TerminalText.displayWidth(column.title))
-            return column.maxWidth.map { min(natural, $0) } ?? natural
+        let count = columns.count
+        var cellWidths: [Int] = []
+        cellWidths.reserveCapacity(rows.count * count)
+        var widths = columns.map { TerminalText.displayWidth($0.title) }
+        for row in rows {
+            for index in 0..<count {
+                let cellWidth = index < row.count ? TerminalText.displayWidth(row[index]) : 0
+                cellWidths.append(cellWidth)
+                widths[index] = max(widths[index], cellWidth)
+            }
+        }
+        for (index, column) in columns.enumerated() {
+            if let maxWidth = column.maxWidth { widths[index] = min(widths[index], maxWidth) }
         }
         if let flexible = columns.firstIndex(where: { $0.maxWidth == nil }) {
             let fixed = widths.enumerated().filter { $0.offset != flexible }.map(\.element).reduce(0, +)
-            let available = width - fixed - gap * (columns.count - 1)
+            let available = width - fixed - gap * (count - 1)
             widths[flexible] = max(8, min(widths[flexible], available))
         }
-        var lines = [line(columns.map(\.title), widths: widths, gap: gap)]
-        for row in rows { lines.append(line(row, widths: widths, gap: gap)) }
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    private func line(_ cells: [String], widths: [Int], gap: Int) -> String {
-        var parts: [String] = []
-        for (index, width) in widths.enumerated() {
-            let cell = TerminalText.truncate(cells[safe: index] ?? "", width: width)
-            let padding = String(repeating: " ", count: max(0, width - TerminalText.displayWidth(cell)))
-            let isLast = index == widths.count - 1
-            if columns[index].alignRight {
-                parts.append(padding + cell)
-            } else {
-                parts.append(isLast ? cell : cell + padding)
-            }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity((rows.count + 1) * (widths.reduce(0, +) + gap * count + 1))
+        func spaces(_ count: Int) {
+            for _ in 0..<max(0, count) { bytes.append(0x20) }
         }
-        return parts.joined(separator: String(repeating: " ", count: gap))
-    }
-}
-
-extension Array {
-    subscript(safe index: Int) -> Element? {
-        indices.contains(index) ? self[index] : nil
+        func cell(_ text: String, width cellWidth: Int, index: Int) {
+            var text = text
+            var used = cellWidth
+            if used > widths[index] {
+                text = TerminalText.truncate(text, width: widths[index])
+                used = TerminalText.displayWidth(text)
+            }
+            let padding = widths[index] - used
+            if index > 0 { spaces(gap) }
+            if columns[index].alignRight { spaces(padding) }
+            bytes.append(contentsOf: text.utf8)
+            if !columns[index].alignRight && index < count - 1 { spaces(padding) }
+        }
+        for (index, column) in columns.enumerated() {
+            cell(column.title, width: TerminalText.displayWidth(column.title), index: index)
+        }
+        bytes.append(0x0A)
+        for (number, row) in rows.enumerated() {
+            for index in 0..<count {
+                cell(index < row.count ? row[index] : "", width: cellWidths[number * count + index], index: index)
+            }
+            bytes.append(0x0A)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

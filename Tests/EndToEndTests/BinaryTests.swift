@@ -99,6 +99,20 @@ import Testing
         }
     }
 
+    /// Offline, a table neither fetches thumbnails nor shows them: it does not look them up, nor
+    /// say that they are not cached. JSON lines, which name each thumbnail's file, still do.
+    @Test func anOfflineTableLooksUpNoThumbnails() async throws {
+        try await withServer { _, photos in
+            let listing = ["list", "--provider", "flickr", "--query", "dogs", "--per-page", "10"]
+            #expect(try await photos.run(listing + ["--no-thumbnails"]).status == 0)
+            let table = try await photos.run(listing + ["--offline", "--format", "table"])
+            #expect(table.status == 0 && table.stdout.contains("flickr:"))
+            #expect(!table.stderr.contains("thumbnails"), "\(table.stderr)")
+            let lines = try await photos.run(listing + ["--offline", "--format", "jsonl"])
+            #expect(lines.status == 0 && lines.stderr.contains("thumbnails are not cached (--offline)"), "\(lines.stderr)")
+        }
+    }
+
     @Test func clearByProviderAndAll() async throws {
         try await withServer { _, photos in
             _ = try await photos.run(["list", "--provider", "flickr", "--query", "dogs", "--per-page", "10"])

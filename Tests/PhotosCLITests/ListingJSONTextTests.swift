@@ -59,4 +59,24 @@ struct ListingJSONTextTests {
         empty.write(to: &json)
         #expect(json.text == (try JSONOutput.encode(empty, pretty: true)))
     }
+
+    /// Dates are written as Foundation's `.iso8601` style writes them, whether by arithmetic (the
+    /// Gregorian calendar's days to the year 9999, fractions of a second, times before 1970) or,
+    /// outside that, by Foundation itself (the Julian calendar before 1582-10-15).
+    @Test func datesAreWrittenAsFoundationsISO8601Style() {
+        var generator = SystemRandomNumberGenerator()
+        var seconds: [Double] = [0, -0.5, -1, 0.999, 86_399.9, -86_400, 951_782_400, 4_107_542_400, -62_135_596_800, -12_219_292_800, -12_219_292_800.5, 253_402_300_799.5,
+                                 1_234_567_890, -5.5, 1e8, 1_700_000_000.25]
+        for _ in 0..<20_000 { seconds.append(Double.random(in: -62_135_596_800..<253_402_300_800, using: &generator)) }
+        for _ in 0..<2_000 { seconds.append(Double(Int.random(in: -1_000_000...1_000_000, using: &generator)) * 86_400) }
+        for value in seconds {
+            let date = Date(timeIntervalSince1970: value)
+            #expect(PhotoJSON.format(date) == date.formatted(.iso8601), "\(value)")
+        }
+        // Beyond the years 1 to 9999: Foundation's own answer.
+        for value in [-62_135_596_801, 253_402_300_800, 1e15, -1e15] as [Double] {
+            let date = Date(timeIntervalSince1970: value)
+            #expect(PhotoJSON.format(date) == date.formatted(.iso8601), "\(value)")
+        }
+    }
 }

@@ -30,6 +30,14 @@ import Testing
         let stored = try #require(try cache.storedListing(ListingKey(provider: "fake", query: query)))
         #expect(stored.page.photos == photos)
         for photo in photos { #expect(cache.cachedPhoto(photo.id) == photo) }
+        // A listing, which shows no sizes, reads everything else the same.
+        let listed = try await cache.listing(query, from: provider, mode: .offline, sizes: false)
+        #expect(listed.page.photos == photos.map { photo in
+            var photo = photo
+            photo.sizes = []
+            return photo
+        })
+        #expect(try await cache.listing(query, from: provider, mode: .offline).page.photos == photos)
     }
 
     @Test func anIndexOfTheVersionBeforeKeepsItsPhotosInTheRowidTable() async throws {

@@ -47,6 +47,57 @@ import Testing
         #expect(text.contains("🐶 dog"))
     }
 
+    /// The table as it was laid out cell by cell with strings, before it was built as bytes.
+    static func referenceRender(_ table: Table, width: Int, gap: Int = 2) -> String {
+        func at(_ cells: [String], _ index: Int) -> String { index < cells.count ? cells[index] : "" }
+        var widths = table.columns.enumerated().map { index, column in
+            let content = table.rows.map { TerminalText.displayWidth(at($0, index)) }.max() ?? 0
+            let natural = max(content, TerminalText.displayWidth(column.title))
+            return column.maxWidth.map { min(natural, $0) } ?? natural
+        }
+        if let flexible = table.columns.firstIndex(where: { $0.maxWidth == nil }) {
+            let fixed = widths.enumerated().filter { $0.offset != flexible }.map(\.element).reduce(0, +)
+            widths[flexible] = max(8, min(widths[flexible], width - fixed - gap * (table.columns.count - 1)))
+        }
+        func line(_ cells: [String]) -> String {
+            var parts: [String] = []
+            for (index, columnWidth) in widths.enumerated() {
+                let cell = TerminalText.truncate(at(cells, index), width: columnWidth)
+                let padding = String(repeating: " ", count: max(0, columnWidth - TerminalText.displayWidth(cell)))
+                if table.columns[index].alignRight {
+                    parts.append(padding + cell)
+                } else {
+                    parts.append(index == widths.count - 1 ? cell : cell + padding)
+                }
+            }
+            return parts.joined(separator: String(repeating: " ", count: gap))
+        }
+        return ([line(table.columns.map(\.title))] + table.rows.map(line)).joined(separator: "\n") + "\n"
+    }
+
+    /// Tables of every shape lay out as they did: cells wider than their column, wide and
+    /// combining characters, short rows, right-aligned and flexible columns, narrow terminals.
+    @Test func tablesLayOutAsTheyDidCellByCell() {
+        let words = ["", "a", "flickr:53624890009", "Synthetic photo 1", "🐶 dog", "東京の夜", "Zoë", "e\u{301}te", "1024×768",
+                     String(repeating: "long ", count: 30), "x\ty", "  padded  "]
+        var state: UInt32 = 11
+        func next(_ bound: Int) -> Int {
+            state = state &* 1_103_515_245 &+ 12_345
+            return Int(state >> 16) % bound
+        }
+        for _ in 0..<300 {
+            let columns = (0..<(1 + next(4))).map { index in
+                Table.Column("C\(index)", maxWidth: next(3) == 0 ? nil : 1 + next(25), alignRight: next(3) == 0)
+            }
+            var table = Table(columns: columns)
+            for _ in 0..<next(6) {
+                table.append((0..<next(columns.count + 1)).map { _ in words[next(words.count)] })
+            }
+            let width = 10 + next(100)
+            #expect(table.render(width: width) == Self.referenceRender(table, width: width), "\(table.rows) at \(width)")
+        }
+    }
+
     @Test func progressBarDrawsOnlyWhenEnabled() {
         let silent = ProgressBar(label: "x", total: 3, enabled: false) { _ in Issue.record("drew while disabled") }
         silent.advance()

@@ -55,8 +55,46 @@ struct PhotoJSON: Encodable {
         }
     }
 
+    /// `date` as ISO 8601 in UTC to the second (`2024-02-03T10:20:30Z`), as Foundation's
+    /// `.iso8601` style writes it. Worked out by arithmetic from the Gregorian calendar's first
+    /// day (1582-10-15; Foundation writes earlier dates in the Julian calendar) to the year 9999:
+    /// a listing prints two dates per photo, and the style costs thousands of instructions each.
     static func format(_ date: Date) -> String {
-        date.formatted(.iso8601)
+        let seconds = date.timeIntervalSince1970
+        // 1582-10-15T00:00:00Z up to 9999-12-31T23:59:59Z; anything else is Foundation's to say.
+        guard seconds.isFinite, seconds >= -12_219_292_800, seconds < 253_402_300_800 else { return date.formatted(.iso8601) }
+        let whole = Int(seconds.rounded(.down))
+        let days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
+        let secondOfDay = whole - days * 86_400
+        // Days since 1970-01-01 to a civil date (proleptic Gregorian; Howard Hinnant's algorithm).
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return String(unsafeUninitializedCapacity: 20) { buffer in
+            func put(_ value: Int, _ digits: Int, at offset: Int) {
+                var value = value
+                for index in stride(from: offset + digits - 1, through: offset, by: -1) {
+                    buffer[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+            }
+            put(year, 4, at: 0)
+            put(month, 2, at: 5)
+            put(day, 2, at: 8)
+            put(secondOfDay / 3600, 2, at: 11)
+            put(secondOfDay / 60 % 60, 2, at: 14)
+            put(secondOfDay % 60, 2, at: 17)
+            for (offset, byte) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "Z")] as [(Int, Unicode.Scalar)] {
+                buffer[offset] = UInt8(ascii: byte)
+            }
+            return 20
+        }
     }
 }
 

@@ -13,9 +13,15 @@ struct Listing {
 
     func run(_ request: ListingRequest) async throws {
         let names = try ProviderSelection(environment: environment).resolve(request.providers, filters: request.filters)
-        let walker = PageWalker(cache: context.cache, registry: environment.registry)
+        let walker = {
+            var walker = PageWalker(cache: context.cache, registry: environment.registry)
+            walker.sizes = false  // a listing shows no sizes
+            return walker
+        }()
         let providers = context.providers
         let offline = request.mode == .offline
+        // Offline, a table neither fetches thumbnails nor shows them: nothing to look up.
+        let thumbnailsWanted = request.thumbnails && !(offline && request.format == .table)
         let progress = thumbnailProgress()
         let outcomes = await withTaskGroup(of: ProviderOutcome.self) { group in
             for (index, name) in names.enumerated() {
@@ -25,12 +31,12 @@ struct Listing {
                     }
                     // Thumbnails start as each page is decoded, before the index write and while
                     // the walk and slower providers go on.
-                    let prefetch = request.thumbnails && !offline ? ThumbnailPrefetch(fetcher: context.imageFetcher(offline: false), progress: progress) : nil
+                    let prefetch = thumbnailsWanted && !offline ? ThumbnailPrefetch(fetcher: context.imageFetcher(offline: false), progress: progress) : nil
                     var walker = walker
                     if let prefetch { walker.beforeStoring = { page in prefetch.start(page.photos) } }
                     do {
                         let listing = try await walker.walk(request, from: provider)
-                        let thumbnails = request.thumbnails
+                        let thumbnails = thumbnailsWanted
                             ? await downloadThumbnails(listing.photos, offline: offline, progress: progress, prefetch: prefetch) : nil
                         return ProviderOutcome(index: index, name: name, result: .success(listing), thumbnails: thumbnails)
                     } catch {
@@ -77,7 +83,7 @@ struct Listing {
 
         let photos = Self.interleave(listings.map(\.photos))
         var thumbnails = Thumbnails()
-        if request.thumbnails {
+        if thumbnailsWanted {
             thumbnails = finishThumbnails(outcomes.compactMap(\.thumbnails), offline: offline, progress: progress)
         }
         try print(listings: listings, photos: photos, thumbnails: thumbnails, request: request)

@@ -10,6 +10,9 @@ struct PageWalker: Sendable {
     /// Sees each page from the network once decoded, before the index write (see
     /// ``PhotoCache/listing(_:from:mode:beforeStoring:)``).
     var beforeStoring: (@Sendable (PhotoPage) -> Void)?
+    /// Whether photos read from the cache carry their sizes: `photos list` shows none, and
+    /// skips decoding them; `save` and `browse` choose among them.
+    var sizes = true
 
     /// One provider's share: `request.page`, then, with `--all` or `--limit`, the pages after it
     /// until the provider says there are no more or the limit is reached. A page that fails
@@ -83,7 +86,8 @@ struct PageWalker: Sendable {
                 if let asked = ahead.removeValue(forKey: page) {
                     answer = try await withTaskCancellationHandler { try await asked.value } onCancel: { asked.cancel() }
                 } else {
-                    answer = try await walker.cache.listing(query(page), from: provider, mode: request.mode, beforeStoring: walker.beforeStoring)
+                    answer = try await walker.cache.listing(
+                        query(page), from: provider, mode: request.mode, sizes: walker.sizes, beforeStoring: walker.beforeStoring)
                 }
                 result = answer.page
                 fromNetwork = !answer.fromCache
@@ -148,10 +152,10 @@ struct PageWalker: Sendable {
             }
             last = min(last, page + Self.lookahead - 1, request.page + walker.maxPages - 1)
             guard last >= page else { return }
-            let cache = walker.cache, provider = provider, mode = request.mode, hook = walker.beforeStoring
+            let cache = walker.cache, provider = provider, mode = request.mode, sizes = walker.sizes, hook = walker.beforeStoring
             for number in page...last where ahead[number] == nil {
                 let query = query(number)
-                ahead[number] = Task { try await cache.listing(query, from: provider, mode: mode, beforeStoring: hook) }
+                ahead[number] = Task { try await cache.listing(query, from: provider, mode: mode, sizes: sizes, beforeStoring: hook) }
             }
         }
 
