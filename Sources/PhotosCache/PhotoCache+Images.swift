@@ -134,8 +134,8 @@ extension PhotoCache {
             result.reserveCapacity(urls.count)
             for url in urls where result[url] == nil {
                 lookup.bind(1, url)
-                let row = try lookup.firstRow { handle -> (path: String, size: Int64)? in
-                    guard let path = BoundStatement.text(handle, 0), let size = BoundStatement.integer(handle, 1) else { return nil }
+                let row = try lookup.firstRow { columns -> (path: String, size: Int64)? in
+                    guard let path = columns.text(0), let size = columns.int64(1) else { return nil }
                     return (path, size)
                 }
                 if let row { result[url] = row }

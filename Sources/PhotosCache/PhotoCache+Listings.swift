@@ -180,18 +180,18 @@ extension PhotoCache {
             // A time that is not a time, one before 1970 or one in the future, makes the page as old
             // as can be: it is revalidated, and its age stays a number of seconds photos can print.
             if !fetchedAt.isFinite || fetchedAt < 0 || fetchedAt > now.timeIntervalSince1970 + 86_400 { fetchedAt = 0 }
-            // A cursor over the rows, read by column position: no copy of each row, and no
-            // look-up of column names (GRDB compares them case-insensitively, per value).
+            // Read by SQLite's own calls, by column position: no `Row` or `DatabaseValue` per
+            // value, and no look-up of column names (GRDB compares them case-insensitively).
             var photos: [Photo] = []
-            let cursor = try Row.fetchCursor(
-                db,
-                sql: """
+            let rows = BoundStatement(
+                try db.makeStatement(sql: """
                     SELECT \(Self.photoColumns("p.")) FROM listing_photo lp JOIN photo p ON p.id = lp.photo_id
                     WHERE lp.listing_id = ? ORDER BY lp.position
-                    """,
-                arguments: [id])
-            while let photoRow = try cursor.next() {
-                if let photo = Self.photo(from: photoRow, sizes: sizes) { photos.append(photo) }
+                    """),
+                in: db)
+            rows.bind(1, id)
+            try rows.forEachRow { columns in
+                if let photo = Self.photo(from: columns, sizes: sizes) { photos.append(photo) }
             }
             let page = PhotoPage(page: key.page, perPage: key.perPage, total: row.value("total"), hasMore: row.value("has_more") ?? false, photos: photos)
             return StoredListing(
@@ -280,21 +280,19 @@ extension PhotoCache {
     /// trust the disk).
     /// - Parameter sizes: whether to read the sizes column (the longest, and the costliest to
     ///   decode).
-    static func photo(from row: Row, sizes readSizes: Bool = true) -> Photo? {
-        // `value(at:)`, never `row[i]`: GRDB's subscript traps on a value of another type (a
-        // width of 1e300), and the disk is not trusted.
-        guard let provider: String = row.value(at: 0), let raw: String = row.value(at: 1), !provider.isEmpty, !raw.isEmpty else {
+    static func photo(from row: StatementColumns, sizes readSizes: Bool = true) -> Photo? {
+        // A value of another type reads as nil (a width of 1e300 is no width): the disk is not
+        // trusted.
+        guard let provider = row.text(0), let raw = row.text(1), !provider.isEmpty, !raw.isEmpty else {
             return nil
         }
-        let tags = (row.value(at: 11) as String?).map(Self.decodeTags) ?? []
-        let sizes = readSizes ? (row.value(at: 12) as String?).map(Self.decodeSizes) ?? [] : []
-        let taken: Double? = row.value(at: 9)
-        let uploaded: Double? = row.value(at: 10)
+        let tags = row.text(11).map(Self.decodeTags) ?? []
+        let sizes = readSizes ? row.text(12).map(Self.decodeSizes) ?? [] : []
         return Photo(
-            id: PhotoID(provider: provider, raw: raw), title: row.value(at: 2) ?? "", owner: row.value(at: 3),
-            thumbnailURL: row.value(at: 4), imageURL: row.value(at: 5), width: row.value(at: 6), height: row.value(at: 7),
-            pageURL: row.value(at: 8), takenAt: taken.map(Date.init(timeIntervalSince1970:)),
-            uploadedAt: uploaded.map(Date.init(timeIntervalSince1970:)), tags: tags, sizes: sizes)
+            id: PhotoID(provider: provider, raw: raw), title: row.text(2) ?? "", owner: row.text(3),
+            thumbnailURL: row.text(4), imageURL: row.text(5), width: row.int(6), height: row.int(7),
+            pageURL: row.text(8), takenAt: row.double(9).map(Date.init(timeIntervalSince1970:)),
+            uploadedAt: row.double(10).map(Date.init(timeIntervalSince1970:)), tags: tags, sizes: sizes)
     }
 
     /// The `sizes` column: one size per record, `WIDTH US HEIGHT US LABEL US URL`, records
@@ -411,8 +409,9 @@ extension PhotoCache {
     /// - Throws: nothing useful to the caller: a broken index reads as "not cached".
     public func cachedPhoto(_ id: PhotoID) -> Photo? {
         try? index.read { db in
-            try Row.fetchOne(db, sql: "SELECT \(Self.photoColumns()) FROM photo WHERE id = ?", arguments: [id.description])
-                .flatMap { Self.photo(from: $0) }
+            let lookup = BoundStatement(try db.makeStatement(sql: "SELECT \(Self.photoColumns()) FROM photo WHERE id = ?"), in: db)
+            lookup.bind(1, id.description)
+            return try lookup.firstRow { Self.photo(from: $0) }
         }
     }
 }
