@@ -18,6 +18,20 @@ struct TempFile {
     let target: String
     let path: String
     private var descriptor: Int32
+    /// Whether this file holds one of the process's ``heldOpenLimit`` places for prepared files.
+    private var holdsPlace = false
+
+    /// Prepared files held open at once in the whole process. Past it, a prepared file is
+    /// closed and reopened by its first write. The bound keeps the process's descriptors in the
+    /// hundreds however many downloads are queued: Foundation's `Process` (`show --open`, the
+    /// tests' runs of the binary) enumerates every open descriptor when it spawns, and crashed
+    /// in CI doing so while a test process held more than 1,350 of them.
+    static let heldOpenLimit = 256
+    private static let heldOpen = Atomic<Int>(0)
+    /// Prepared files holding their descriptor now, in the whole process (for tests).
+    static var heldOpenCount: Int { heldOpen.load(ordering: .relaxed) }
+    /// Whether the file's descriptor is open now (for tests).
+    var isOpen: Bool { descriptor >= 0 }
 
     /// Whether a download prepared ahead of its turn may hold its file open until it runs. The
     /// first use raises the soft limit on open files to the hard one (at most 65,536), as many
@@ -57,10 +71,25 @@ struct TempFile {
         guard descriptor >= 0 else {
             throw .fileSystem(path: target, detail: String(cString: strerror(errno)))
         }
-        if !keepOpen {
+        if keepOpen, Self.takePlace() {
+            holdsPlace = true
+        } else {
             close(descriptor)
             descriptor = -1
         }
+    }
+
+    private static func takePlace() -> Bool {
+        if heldOpen.wrappingAdd(1, ordering: .relaxed).oldValue < heldOpenLimit { return true }
+        heldOpen.wrappingSubtract(1, ordering: .relaxed)
+        return false
+    }
+
+    /// Gives back the place held since `init`, once the file is closed.
+    private mutating func leavePlace() {
+        guard holdsPlace else { return }
+        holdsPlace = false
+        Self.heldOpen.wrappingSubtract(1, ordering: .relaxed)
     }
 
     /// Writes all of `bytes`, retrying short writes and interrupted calls.
@@ -89,6 +118,7 @@ struct TempFile {
     mutating func commit() throws(TransportError) {
         let closed = descriptor >= 0 ? close(descriptor) : 0
         descriptor = -1
+        leavePlace()
         guard closed == 0, rename(path, target) == 0 else {
             let detail = String(cString: strerror(errno))
             unlink(path)
@@ -102,6 +132,7 @@ struct TempFile {
             close(descriptor)
             descriptor = -1
         }
+        leavePlace()
         unlink(path)
     }
 }
