@@ -99,6 +99,26 @@ import Testing
         }
     }
 
+    /// The binary runs with no descriptor of the test process but stdin, stdout and stderr: the
+    /// tests' servers and files, hundreds at a time, are not the command's to hold.
+    @Test func runsInheritNoDescriptorButTheStandardThree() async throws {
+        let folder = try TemporaryFolder()
+        let out = folder.url.appendingPathComponent("out")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: out)
+        let held = try FileHandle(forReadingFrom: out)  // open here, and must not be there
+        let child = try SpawnedProcess(
+            "/bin/ls", arguments: ["/proc/self/fd"], environment: [:], standardOutput: handle.fileDescriptor,
+            standardError: handle.fileDescriptor)
+        child.waitUntilExit()
+        try handle.close()
+        try held.close()
+        #expect(child.terminationReason == .exit && child.terminationStatus == 0)
+        // ls lists 0, 1, 2 and the descriptor it reads the folder with.
+        let listed = String(decoding: try Data(contentsOf: out), as: UTF8.self).split(separator: "\n").compactMap { Int($0) }
+        #expect(listed.count == 4 && listed.prefix(3) == [0, 1, 2], "\(listed)")
+    }
+
     /// Offline, a table neither fetches thumbnails nor shows them: it does not look them up, nor
     /// say that they are not cached. JSON lines, which name each thumbnail's file, still do.
     @Test func anOfflineTableLooksUpNoThumbnails() async throws {

@@ -1,5 +1,10 @@
 import FixtureServerKit
 import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The built `photos` binary, run as users and scripts run it: its own empty cache, no config
 /// file, stdin closed, stdout and stderr captured.
@@ -22,10 +27,10 @@ public struct PhotosBinary: Sendable {
 
     /// A started run: wait for it, or signal it first.
     public final class Running: @unchecked Sendable {
-        public let process: Process
+        public let process: SpawnedProcess
         private let output: (out: URL, err: URL, handles: [FileHandle])
 
-        fileprivate init(process: Process, out: URL, err: URL, handles: [FileHandle]) {
+        fileprivate init(process: SpawnedProcess, out: URL, err: URL, handles: [FileHandle]) {
             self.process = process
             output = (out, err, handles)
         }
@@ -93,10 +98,6 @@ public struct PhotosBinary: Sendable {
     public func start(_ arguments: [String], environment overrides: [String: String?] = [:]) throws -> Running {
         var environment = self.environment
         for (key, value) in overrides { environment[key] = value }
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        process.environment = environment
         let id = UUID().uuidString
         let out = home.appendingPathComponent("stdout-\(id)")
         let err = home.appendingPathComponent("stderr-\(id)")
@@ -104,15 +105,79 @@ public struct PhotosBinary: Sendable {
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         let outHandle = try FileHandle(forWritingTo: out)
         let errHandle = try FileHandle(forWritingTo: err)
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try SpawnedProcess(
+            Self.executable.path, arguments: arguments, environment: environment,
+            standardOutput: outHandle.fileDescriptor, standardError: errHandle.fileDescriptor)
         return Running(process: process, out: out, err: err, handles: [outHandle, errHandle])
     }
 
     /// Runs `photos ARGS` to completion.
     public func run(_ arguments: [String], environment overrides: [String: String?] = [:]) async throws -> Run {
         try await start(arguments, environment: overrides).finish()
+    }
+}
+
+/// A child process started with `posix_spawn`, stdin from /dev/null, and no descriptor of this
+/// process but the two given (`closefrom` in the child).
+///
+/// Not Foundation's `Process`: on Linux it walks `/proc/self/fd` and adds a close for each open
+/// descriptor, and it crashed doing so while a test process held more than 1,350 of them (the
+/// in-process transport tests, run in parallel, hold hundreds of files and sockets).
+public final class SpawnedProcess: Sendable {
+    public let processIdentifier: Int32
+    /// The wait status once reaped.
+    private let status = Mutex<Int32?>(nil)
+    private let reaped = DispatchGroup()
+
+    public init(_ path: String, arguments: [String], environment: [String: String], standardOutput: Int32, standardError: Int32) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
+        posix_spawn_file_actions_adddup2(&actions, standardError, 2)
+        // glibc 2.34's posix_spawn_file_actions_addclosefrom_np, which Swift's Glibc does not export.
+        if let closeFrom = Self.addCloseFrom { _ = closeFrom(&actions, 3) }
+        // Its own process group, as Foundation's Process starts it.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv + envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let code = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        guard code == 0 else { throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EINVAL) }
+        processIdentifier = pid
+        reaped.enter()
+        let thread = Thread { [self] in
+            var wait: Int32 = 0
+            while waitpid(processIdentifier, &wait, 0) < 0 && errno == EINTR {}
+            status.withLock { $0 = wait }
+            reaped.leave()
+        }
+        thread.start()
+    }
+
+    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    private static let addCloseFrom: AddCloseFrom? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+        .map { unsafeBitCast($0, to: AddCloseFrom.self) }
+
+    public var isRunning: Bool { status.withLock { $0 == nil } }
+
+    public func waitUntilExit() { reaped.wait() }
+
+    /// The exit code, or the signal that ended it (as Foundation's Process reports them).
+    public var terminationStatus: Int32 {
+        let wait = status.withLock { $0 } ?? 0
+        return terminationReason == .exit ? (wait >> 8) & 0xFF : wait & 0x7F
+    }
+
+    public var terminationReason: Process.TerminationReason {
+        let wait = status.withLock { $0 } ?? 0
+        return wait & 0x7F == 0 ? .exit : .uncaughtSignal
     }
 }
