@@ -13,11 +13,7 @@ struct Listing {
 
     func run(_ request: ListingRequest) async throws {
         let names = try ProviderSelection(environment: environment).resolve(request.providers, filters: request.filters)
-        let walker = {
-            var walker = PageWalker(cache: context.cache, registry: environment.registry)
-            walker.sizes = false  // a listing shows no sizes
-            return walker
-        }()
+        let walker = PageWalker(cache: context.cache, registry: environment.registry, sizes: false)  // a listing shows no sizes
         let providers = context.providers
         let offline = request.mode == .offline
         // Offline, a table neither fetches thumbnails nor shows them: nothing to look up.

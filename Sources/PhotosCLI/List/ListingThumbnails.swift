@@ -77,14 +77,16 @@ extension Listing {
         var providers: [String: any PhotoProvider] = [:]
         var drawn: Set<String> = []
         var hosts: Set<String> = []
+        // Offline every missing thumbnail may have been drawn before; online only those of hosts
+        // that failed (the host is worked out only then: it parses the URL).
+        guard offline || !batch.failuresByHost.isEmpty else { return [] }
         for (url, name) in items where batch.files[url] == nil && !drawn.contains(url) {
             guard let name else { continue }
-            // Offline every missing thumbnail may have been drawn before; online only those of
-            // hosts that failed (the host is worked out only then: it parses the URL).
-            guard offline || (!batch.failuresByHost.isEmpty && batch.failuresByHost[ImageFetcher.host(url)] != nil) else { continue }
+            let failedHost = offline ? nil : ImageFetcher.host(url)
+            if let failedHost, batch.failuresByHost[failedHost] == nil { continue }
             if providers[name] == nil { providers[name] = environment.registry.make(name, context: context.providers) }
             guard let picture = providers[name]?.syntheticImage(for: url) else { continue }
-            let host = ImageFetcher.host(url)
+            let host = failedHost ?? ImageFetcher.host(url)
             let file = folder.appendingPathComponent(picture.fileName)
             do {
                 if !FileManager.default.fileExists(atPath: file.path) {
