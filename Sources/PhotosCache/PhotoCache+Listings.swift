@@ -396,6 +396,42 @@ extension PhotoCache {
 
     /// The tags of a `tags` column; none when it is not an array of strings (never trust the disk).
     static func decodeTags(_ text: String) -> [String] {
+        plainTags(text) ?? decodeTagsAsJSON(text)
+    }
+
+    /// The tags of a column as `encodeTags` writes most: `["a","b"]`, with no escape, space or
+    /// control character. Nil for anything else, which the JSON reader then judges. Read by
+    /// bytes: a listing of 500 read its tags in a quarter of the time the whole JSON reader took.
+    static func plainTags(_ text: String) -> [String]? {
+        var text = text
+        return text.withUTF8 { bytes -> [String]? in
+            let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), close = UInt8(ascii: "]")
+            guard bytes.count >= 2, bytes[0] == UInt8(ascii: "["), bytes[bytes.count - 1] == close else { return nil }
+            if bytes.count == 2 { return [] }
+            var tags: [String] = []
+            var index = 1
+            while index < bytes.count, bytes[index] == quote {
+                let start = index + 1
+                var end = start
+                while end < bytes.count, bytes[end] != quote {
+                    if bytes[end] == UInt8(ascii: "\\") || bytes[end] < 0x20 { return nil }
+                    end += 1
+                }
+                guard end + 1 < bytes.count else { return nil }
+                tags.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+                index = end + 2
+                switch bytes[end + 1] {
+                case comma: continue
+                case close where end + 2 == bytes.count: return tags
+                default: return nil
+                }
+            }
+            return nil
+        }
+    }
+
+    /// The tags of a `tags` column read as JSON.
+    static func decodeTagsAsJSON(_ text: String) -> [String] {
         guard let document = try? JSONDocument(parsing: Data(text.utf8)), document.root.kind == .array else { return [] }
         var tags: [String] = []
         for element in document.root.elements {

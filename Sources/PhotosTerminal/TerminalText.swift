@@ -9,8 +9,40 @@ public enum TerminalText {
         sanitizeASCII(text) ?? sanitizeScalars(text)
     }
 
-    /// `sanitize` scalar by scalar, for any text.
+    /// `sanitize` scalar by scalar, for any text: the text itself when nothing changes.
     static func sanitizeScalars(_ text: String) -> String {
+        isUnchangedBySanitizing(text) ? text : rebuildSanitized(text)
+    }
+
+    /// Whether sanitising leaves `text` as it is: every scalar is kept (Latin by its value, others
+    /// by their category), no space is doubled and none starts or ends it. Most titles that are
+    /// not ASCII (`1024×768`, `Zoë`, `東京`) are, and are then used without being rebuilt scalar by
+    /// scalar.
+    static func isUnchangedBySanitizing(_ text: String) -> Bool {
+        var previousWasSpace = true
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            if value == 0x20 {
+                if previousWasSpace { return false }
+                previousWasSpace = true
+                continue
+            }
+            previousWasSpace = false
+            if (value > 0x20 && value < 0x7F) || (value >= 0xA1 && value < 0x300 && value != 0xAD) { continue }
+            switch scalar.properties.generalCategory {
+            case .control, .lineSeparator, .paragraphSeparator, .spaceSeparator, .surrogate, .privateUse, .unassigned:
+                return false
+            case .format where scalar != "\u{200D}":
+                return false
+            default:
+                continue
+            }
+        }
+        return !previousWasSpace
+    }
+
+    /// `sanitize`, building the result scalar by scalar.
+    static func rebuildSanitized(_ text: String) -> String {
         var result = String.UnicodeScalarView()
         var lastWasSpace = false
         for scalar in text.unicodeScalars {
@@ -78,7 +110,12 @@ public enum TerminalText {
 
     /// Whether every byte is printable ASCII (one column each).
     static func isPrintableASCII(_ text: String) -> Bool {
-        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        // Over the bytes themselves (a small string's are copied to the stack): the UTF-8 view's
+        // iterator costs several times as much per byte.
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes where byte < 0x20 || byte >= 0x7F { return false }
+            return true
+        } ?? text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
     /// Sanitises `text` and truncates it to `width` terminal columns, ending with `…` when cut.

@@ -1,8 +1,8 @@
 import Foundation
-import PhotosCore
 import Testing
 
 @testable import PhotosCLI
+@testable import PhotosCore
 
 /// `list --format json` and `jsonl`, written by hand (JSONText), are byte for byte what
 /// JSONOutput.encode made of the same values through JSONEncoder.
@@ -28,6 +28,31 @@ struct ListingJSONTextTests {
                     tags: index % 3 == 2 ? [] : [text, "dog", ""]))
         }
         return photos
+    }
+
+    /// Strings are quoted eight bytes at a time where they can be: every ASCII byte and a
+    /// character that is not ASCII, at every position of strings of every length up to 24 (each
+    /// place in and around a word of eight), quote as the scalar-by-scalar way quotes them.
+    @Test func quotingByWordsMatchesQuotingByScalars() {
+        let fills = ["a", "/"]
+        var odd: [String] = (0..<0x80).map { String(UnicodeScalar(UInt8($0))) }
+        odd += ["é", "\u{80}", "\u{202E}", "中", "🐕"]
+        for length in 1...24 {
+            for fill in fills {
+                for position in 0..<length {
+                    for character in odd {
+                        var text = String(repeating: fill, count: position) + character
+                        text += String(repeating: fill, count: length - position - 1)
+                        var quoted: [UInt8] = []
+                        JSONText.appendQuoted(text, to: &quoted)
+                        var expected: [UInt8] = [0x22]
+                        JSONText.appendEscapedScalars(text, to: &expected)
+                        expected.append(0x22)
+                        #expect(quoted == expected, "\(Array(text.utf8))")
+                    }
+                }
+            }
+        }
     }
 
     @Test func jsonLinesAreWhatJSONEncoderWrote() throws {

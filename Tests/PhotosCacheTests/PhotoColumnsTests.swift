@@ -23,6 +23,30 @@ struct PhotoColumnsTests {
         #expect(PhotoCache.decodeTags("[\"\\ud800\"]") == ["\u{FFFD}"])
     }
 
+    /// Columns read byte by byte read as the JSON reader reads them, whatever they hold: texts
+    /// made of brackets, quotes, commas, escapes, spaces, controls and letters.
+    @Test func plainTagsReadAsJSONReadsThem() {
+        let pieces = ["[", "]", "\"", ",", "\\", "a", "é", " ", "\u{1}", "\"a\"", "\"\",\"", "\\n", "中"]
+        var texts = ["[]", "[\"a\"]", "[\"a\",\"b\"]", "[\"\"]", "[\"a\",]", "[,]", "[\"a\"\"b\"]", "[\"a]", "[\"]", "[ \"a\"]"]
+        var state: UInt32 = 99
+        for _ in 0..<5000 {
+            state = state &* 1_103_515_245 &+ 12345
+            let length = Int(state >> 16) % 9
+            var text = "["
+            for _ in 0..<length {
+                state = state &* 1_103_515_245 &+ 12345
+                text += pieces[Int(state >> 16) % pieces.count]
+            }
+            texts.append(state & 0x100 == 0 ? text + "]" : text)
+        }
+        var plain = 0
+        for text in texts {
+            #expect(PhotoCache.decodeTags(text) == PhotoCache.decodeTagsAsJSON(text), "\(text)")
+            if PhotoCache.plainTags(text) != nil { plain += 1 }
+        }
+        #expect(plain > 200)
+    }
+
     @Test func sizesRoundTripByBytes() {
         let sizes = [
             PhotoSize(label: "Large Square", width: 150, height: 150, url: "https://x.test/q.jpg"),

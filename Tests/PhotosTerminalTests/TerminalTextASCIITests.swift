@@ -24,7 +24,7 @@ struct TerminalTextASCIITests {
 
     @Test func sanitisingASCIIMatchesTheScalarPath() {
         for text in Self.texts() {
-            #expect(TerminalText.sanitizeASCII(text) == TerminalText.sanitizeScalars(text), "\(Array(text.utf8))")
+            #expect(TerminalText.sanitizeASCII(text) == TerminalText.rebuildSanitized(text), "\(Array(text.utf8))")
         }
         #expect(TerminalText.sanitizeASCII("é") == nil)
     }
@@ -68,5 +68,49 @@ struct TerminalTextASCIITests {
                 if text.count <= width { #expect(cut == text) }
             }
         }
+    }
+
+    /// Text that sanitising leaves alone is recognised without being rebuilt, and only such text:
+    /// generated from Latin letters, wide characters, emoji with joiners, and every kind of
+    /// character sanitising drops or changes, next to and inside runs of spaces.
+    @Test func textLeftAsItIsIsRecognisedWithoutBeingRebuilt() {
+        let pieces = ["a", "×", "ë", "ʰ", "\u{A0}", "\u{AD}", "\u{85}", "\u{2FF}", "\u{300}", "日", "東京", " ", "  ", "\t", "\n",
+                      "\u{200D}", "\u{200E}", "\u{202E}", "\u{2028}", "\u{3000}", "\u{E000}", "\u{378}", "👩‍💻", "\u{1B}", "é"]
+        var texts = ["1024×768", "Zoë", " Zoë", "Zoë ", "Zo  ë", "東京 タワー", "a\u{200D}b", "\u{200D}"]
+        var state: UInt32 = 4242
+        for _ in 0..<3000 {
+            state = state &* 1_103_515_245 &+ 12345
+            let length = Int(state >> 16) % 8
+            var text = ""
+            for _ in 0..<length {
+                state = state &* 1_103_515_245 &+ 12345
+                text += pieces[Int(state >> 16) % pieces.count]
+            }
+            texts.append(text)
+        }
+        // A space before a combining mark or a joiner is one character with it, which trimming
+        // keeps; such text is rebuilt (to the same text) rather than recognised.
+        var recognised = 0
+        for text in texts where TerminalText.sanitizeASCII(text) == nil {
+            let rebuilt = TerminalText.rebuildSanitized(text)
+            if TerminalText.isUnchangedBySanitizing(text) {
+                #expect(rebuilt == text, "\(text.unicodeScalars.map(\.value))")
+                recognised += 1
+            } else if rebuilt == text {
+                #expect(text.unicodeScalars.first == " ", "\(text.unicodeScalars.map(\.value))")
+            }
+            #expect(TerminalText.sanitize(text) == rebuilt)
+        }
+        #expect(recognised > 100)
+    }
+
+    /// The scalars recognised by value as kept, U+00A1 to U+02FF but the soft hyphen, are each kept
+    /// by the rule that reads their category.
+    @Test func theLatinScalarsRecognisedByValueAreKept() {
+        for value in UInt32(0xA1)..<0x300 where value != 0xAD {
+            let text = "x" + String(Unicode.Scalar(value)!) + "y"
+            #expect(TerminalText.rebuildSanitized(text) == text, "U+\(String(value, radix: 16))")
+        }
+        #expect(TerminalText.rebuildSanitized("x\u{AD}y") == "xy")
     }
 }

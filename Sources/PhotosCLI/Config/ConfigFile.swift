@@ -39,7 +39,9 @@ struct ConfigFile: Equatable {
     /// Reads the file at `path`; a missing file is an empty config.
     /// - Throws: ``ParseError`` for a file that cannot be read, is not TOML, or (with a schema)
     ///   holds a key the schema does not know or a value of the wrong type.
-    static func load(path: String, schema: ConfigSchema? = nil) throws -> ConfigFile {
+    /// - Parameter schema: made only when there is a file to check against it (most runs have
+    ///   none, and making it sorts every setting of every provider).
+    static func load(path: String, schema: @autoclosure () -> ConfigSchema? = nil) throws -> ConfigFile {
         guard FileManager.default.fileExists(atPath: path) else { return ConfigFile() }
         let text: String
         do {
@@ -47,7 +49,7 @@ struct ConfigFile: Equatable {
         } catch {
             throw ParseError(path: path, line: 0, reason: "cannot be read as UTF-8 text")
         }
-        return try parse(text, path: path, schema: schema)
+        return try parse(text, path: path, schema: schema())
     }
 
     static func parse(_ text: String, path: String = "config", schema: ConfigSchema? = nil) throws -> ConfigFile {

@@ -117,30 +117,57 @@ public struct JSONText {
         let start = bytes.count
         var value = value
         let ascii = value.withUTF8 { utf8 -> Bool in
+            guard let base = utf8.baseAddress else { return true }
+            let count = utf8.count
             var plainFrom = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
+            var index = 0
+            while index < count {
+                // Runs of bytes that need nothing (most of a URL or a title) eight at a time.
+                while index + 8 <= count, isPlain(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                    index += 8
+                }
+                guard index < count else { break }
+                let byte = base[index]
                 if byte >= 0x80 { return false }
-                guard byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plainFrom..<index]))
-                appendEscaped(UInt32(byte), to: &bytes)
-                plainFrom = index + 1
+                if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F {
+                    bytes.append(contentsOf: UnsafeBufferPointer(start: base + plainFrom, count: index - plainFrom))
+                    appendEscaped(UInt32(byte), to: &bytes)
+                    plainFrom = index + 1
+                }
+                index += 1
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plainFrom...]))
+            bytes.append(contentsOf: UnsafeBufferPointer(start: base + plainFrom, count: count - plainFrom))
             return true
         }
         if !ascii {
             // Start again scalar by scalar: the ASCII pass may have copied part of it.
             bytes.removeSubrange(start...)
-            for scalar in value.unicodeScalars {
-                if needsEscape(scalar) {
-                    appendEscaped(scalar.value, to: &bytes)
-                } else {
-                    bytes.append(contentsOf: String(scalar).utf8)
-                }
-            }
+            appendEscapedScalars(value, to: &bytes)
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether none of the eight bytes of `word` is escaped or starts a multi-byte character:
+    /// each is printable ASCII other than `"`, `\` and DEL.
+    static func isPlain(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        // A byte of zero in `x`, exactly (the bit tricks' `haszero`).
+        func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+        if word & highs != 0 { return false }
+        // A byte below 0x20 (`hasless`, exact for bytes below 0x80).
+        if (word &- ones &* 0x20) & ~word & highs != 0 { return false }
+        return !hasZero(word ^ (ones &* 0x22)) && !hasZero(word ^ (ones &* 0x5C)) && !hasZero(word ^ (ones &* 0x7F))
+    }
+
+    /// The inside of `value`'s literal, scalar by scalar: the way for any text.
+    static func appendEscapedScalars(_ value: String, to bytes: inout [UInt8]) {
+        for scalar in value.unicodeScalars {
+            if needsEscape(scalar) {
+                appendEscaped(scalar.value, to: &bytes)
+            } else {
+                bytes.append(contentsOf: String(scalar).utf8)
+            }
+        }
     }
 
     static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
