@@ -13,6 +13,8 @@ final class CacheIndex: Sendable {
     let root: URL
     let configuration: CacheConfiguration
     private let state = Mutex<State>(.closed)
+    /// Whether this process made the index in an empty file, not in place of a broken one.
+    private let madeNew = Mutex(false)
 
     private enum State {
         case closed
@@ -37,6 +39,10 @@ final class CacheIndex: Sendable {
     var isOpen: Bool {
         state.withLock { if case .open = $0 { return true } else { return false } }
     }
+
+    /// Whether the index was made new by this process in an empty cache, not rebuilt: it
+    /// holds nothing a maintenance sweep would remove.
+    var isNewThisRun: Bool { madeNew.withLock { $0 } }
 
     /// Why the index is unusable this run, if it is.
     var disabledReason: String? {
@@ -167,7 +173,10 @@ final class CacheIndex: Sendable {
             fs.remove(atPath: marker)
             configuration.warn("the cache index was rebuilt because \(reason); cached listings and images were dropped")
         }
-        return try openAndMigrateRetryingBusy()
+        let queue = try openAndMigrateRetryingBusy()
+        // The images moved to the trash go at this command's sweep.
+        madeNew.withLock { $0 = false }
+        return queue
     }
 
     /// Opening can meet SQLITE_BUSY that SQLite's busy handler does not wait out (WAL recovery,
@@ -221,7 +230,7 @@ final class CacheIndex: Sendable {
         // Only the user may read the index (their searches) and its journal.
         for file in [path, path + "-wal", path + "-shm"] { chmod(file, 0o600) }
         do {
-            try CacheSchema.migrate(queue)
+            if try CacheSchema.migrate(queue) { madeNew.withLock { $0 = true } }
             return queue
         } catch {
             try? queue.close()

@@ -21,22 +21,27 @@ import GRDB
 /// - `meta`: small facts such as the time of the last maintenance sweep.
 enum CacheSchema {
     /// Brings `queue` to the current version; a no-op read when it is there already.
+    /// - Returns: whether this call made the schema in an empty file (a new index).
     /// - Throws: `DatabaseError`, including `SQLITE_NOTADB`/`SQLITE_CORRUPT` for a broken file.
-    static func migrate(_ queue: DatabaseQueue) throws {
+    @discardableResult
+    static func migrate(_ queue: DatabaseQueue) throws -> Bool {
         let current = try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") ?? 0 }
-        if current == migrations.count { return }
-        try queue.write { db in
+        if current == migrations.count { return false }
+        return try queue.write { db in
             let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-            guard version < migrations.count else { return }
+            guard version < migrations.count else { return false }
+            var created = false
             if version == 0, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") == 0 {
                 // A new index gets today's schema in one go: each migration's DDL makes SQLite
                 // parse the whole schema again, and version 3 rebuilds a table (opening a new
                 // index took 10 M instructions through the migrations, 5.4 M this way).
                 try db.execute(sql: currentSchema)
+                created = true
             } else {
                 for migration in migrations[version...] { try migration(db) }
             }
             try db.execute(sql: "PRAGMA user_version = \(migrations.count)")
+            return created
         }
     }
 

@@ -301,12 +301,12 @@ extension PhotoCache {
     static func encodeSizes(_ sizes: [PhotoSize]) -> String? {
         // Built as bytes: string interpolation per field cost more than the rest of a store.
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(sizes.reduce(0) { $0 + $1.label.utf8.count + $1.url.utf8.count + 24 })
         var any = false
         for size in sizes {
             var label = size.label
             var url = size.url
-            let clean = label.withUTF8 { !$0.contains { $0 == 0x1E || $0 == 0x1F } }
-                && url.withUTF8 { !$0.contains { $0 == 0x1E || $0 == 0x1F } }
+            let clean = label.withUTF8 { !Self.holdsSeparator($0) } && url.withUTF8 { !Self.holdsSeparator($0) }
             guard clean else { continue }
             if any { bytes.append(0x1E) }
             any = true
@@ -319,6 +319,13 @@ extension PhotoCache {
             url.withUTF8 { bytes.append(contentsOf: $0) }
         }
         return any ? String(decoding: bytes, as: UTF8.self) : nil
+    }
+
+    /// Whether `bytes` hold a record or unit separator (RS, US), by `memchr`: a listing's
+    /// thousands of URLs are scanned for them.
+    private static func holdsSeparator(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        return memchr(base, 0x1E, bytes.count) != nil || memchr(base, 0x1F, bytes.count) != nil
     }
 
     private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {

@@ -43,7 +43,15 @@ extension PhotoCache {
         let time = now.timeIntervalSince1970
         let lastSweep = try index.read { try Double.fetchOne($0, sql: "SELECT CAST(value AS REAL) FROM meta WHERE key = 'last_sweep'") }
         if sweep || lastSweep.map({ time - $0 >= Self.sweepInterval || time < $0 }) ?? true {
-            report.removedOrphans = try sweepFolder(now: time)
+            if !sweep, lastSweep == nil, index.isNewThisRun {
+                // An index this run made in an empty cache: no file in the folder is old enough
+                // to be an orphan and no listing is unused for long, so only the time is kept
+                // (listing 500 files and reading every path back cost a first run 5 M
+                // instructions and a system call per file).
+                try index.write { db in try Self.recordSweep(at: time, in: db) }
+            } else {
+                report.removedOrphans = try sweepFolder(now: time)
+            }
         }
 
         report.bytesBefore = try totalBytes()
@@ -141,11 +149,15 @@ extension PhotoCache {
         try index.write { db in
             try db.execute(sql: "DELETE FROM listing WHERE last_access < ?", arguments: [time - Self.listingRetention])
             try db.execute(sql: "DELETE FROM photo WHERE id NOT IN (SELECT photo_id FROM listing_photo)")
-            try db.execute(
-                sql: "INSERT INTO meta (key, value) VALUES ('last_sweep', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                arguments: [String(time)])
+            try Self.recordSweep(at: time, in: db)
         }
         return removed
+    }
+
+    private static func recordSweep(at time: TimeInterval, in db: Database) throws {
+        try db.execute(
+            sql: "INSERT INTO meta (key, value) VALUES ('last_sweep', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            arguments: [String(time)])
     }
 
     /// Index paths are written by this code, but the disk is not trusted: only `images/...`

@@ -139,4 +139,30 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: youngTemp.path), "a young temp file may be a download in progress")
         #expect(cache.cachedImages(urls).count == 2, "indexed images are never orphans")
     }
+
+    /// A cache made by this run holds nothing to sweep: its first run only notes the time, and
+    /// the sweep comes an hour later, as for any cache.
+    @Test func aNewCacheIsFirstSweptAnHourLater() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let http = FakeImages(size: 100)
+        let cache = bed.cache()
+        defer { cache.close() }
+        _ = try await browse("s", count: 2, cache: cache, http: http)
+        let untracked = cache.store.imagesFolder.appendingPathComponent("abe.jpg")
+        try Data([1, 2, 3]).write(to: untracked)
+        let real = Date()
+        bed.clock.advance(real.timeIntervalSince(bed.clock.now))
+        try FileManager.default.setAttributes([.modificationDate: real.addingTimeInterval(-7200)], ofItemAtPath: untracked.path)
+
+        let first = try #require(cache.finish(command: "first"))
+        #expect(first.removedOrphans == 0)
+        #expect(FileManager.default.fileExists(atPath: untracked.path))
+
+        bed.clock.advance(3601)
+        _ = try await browse("t", count: 1, cache: cache, http: http)
+        let later = try #require(cache.finish(command: "an hour later"))
+        #expect(later.removedOrphans == 1)
+        #expect(!FileManager.default.fileExists(atPath: untracked.path))
+    }
 }

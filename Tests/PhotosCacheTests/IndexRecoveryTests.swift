@@ -34,8 +34,8 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: index.path + ".corrupt"))
         #expect(cache.cachedImages(urls).isEmpty, "images the old index knew were dropped with it")
         #expect(try cache.integrityCheck() == "ok")
-        // The trash goes at the next sweep.
-        try cache.evict(wait: true, sweep: true)
+        // The trash goes at the end of the command, with the sweep a rebuilt index is due.
+        #expect(cache.finish(command: "rebuilt") != nil)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: bed.folder.path).filter { $0.hasPrefix("trash-") }
         #expect(leftovers.isEmpty)
     }

@@ -108,6 +108,7 @@ struct PageWalker: Sendable {
                 photos.removeLast(photos.count - perPage)
             }
             let received = photos.count
+            seen.reserveCapacity(seen.count + received)
             photos.removeAll { !seen.insert($0.id).inserted }
             listing.duplicates += received - photos.count
             listing.skipped += max(0, result.skippedRecords)
