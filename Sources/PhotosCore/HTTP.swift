@@ -28,6 +28,9 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
 
     /// ASCII case-insensitive comparison, as header names are compared.
     public static func equalsIgnoringCase(_ a: String, _ b: String) -> Bool {
+        // Lengths first (constant time for native strings): most names a transfer's headers
+        // are compared with differ in length.
+        guard a.utf8.count == b.utf8.count else { return false }
         var left = a.utf8.makeIterator()
         var right = b.utf8.makeIterator()
         while true {
