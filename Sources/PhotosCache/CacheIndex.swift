@@ -198,6 +198,7 @@ final class CacheIndex: Sendable {
     private func openAndMigrate() throws -> DatabaseQueue {
         var grdb = Configuration()
         grdb.busyMode = .timeout(configuration.busyTimeout)
+        let mapsIndex = configuration.mapsIndex
         // WAL is set here rather than with GRDB's `.wal`, whose set-up stats the -wal file through
         // Foundation (a passwd/group lookup) and writes a dummy transaction on every open.
         grdb.prepareDatabase { db in
@@ -214,11 +215,11 @@ final class CacheIndex: Sendable {
             // and the rest of the default only filled up with the pages a long write leaves
             // behind (a save of 1000 photos), memory the run does not read again.
             try db.execute(sql: "PRAGMA cache_size = -512")
-            // Pages read through a mapping of the file rather than copied into the page cache
-            // one read at a time: a cached listing of 500 made 193 reads and 831 page faults, now
-            // 2 reads and 733 faults. SQLite writes with write(2) still, and re-checks the file's
-            // size at each transaction, so another process's checkpoint or vacuum is seen.
-            try db.execute(sql: "PRAGMA mmap_size = 268435456")
+            if mapsIndex {
+                // SQLite still writes with write(2), and re-checks the file's size at each
+                // transaction, so another process's checkpoint or vacuum is seen.
+                try db.execute(sql: "PRAGMA mmap_size = 268435456")
+            }
         }
         grdb.label = "photos-cache"
         // SQLite follows links; a link where the index belongs is refused instead.

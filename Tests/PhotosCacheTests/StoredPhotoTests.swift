@@ -40,6 +40,32 @@ import Testing
         #expect(try await cache.listing(query, from: provider, mode: .offline).page.photos == photos)
     }
 
+    /// An offline run reads the index through a mapping of its file; what it reads is the same,
+    /// and a run that writes does not map it.
+    @Test func aMappedIndexReadsWhatWasStored() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let photos = (1...300).map { number in
+            Photo(
+                id: PhotoID(provider: "fake", raw: String(number)), title: "photo \(number) ×", owner: "o", thumbnailURL: "https://h/\(number)_t.jpg",
+                imageURL: nil, width: number, height: 768, pageURL: nil, takenAt: nil, uploadedAt: nil, tags: ["t", "\(number)"],
+                sizes: [PhotoSize(label: "Large", width: 1024, height: 768, url: "https://h/\(number)_l.jpg")])
+        }
+        let query = ListQuery(page: 1, perPage: 300)
+        let writer = bed.cache()
+        _ = try await writer.listing(query, from: FakeProvider { _, _ in .page(photos) }, mode: .normal)
+        #expect(try writer.index.read { try Int.fetchOne($0, sql: "PRAGMA mmap_size") } == 0)
+        writer.close()
+
+        var configuration = bed.cache().configuration
+        configuration.mapsIndex = true
+        let reader = PhotoCache(configuration: configuration)
+        defer { reader.close() }
+        #expect(try reader.index.read { try Int.fetchOne($0, sql: "PRAGMA mmap_size") } ?? 0 > 0)
+        let listed = try await reader.listing(query, from: FakeProvider { _, _ in .page([]) }, mode: .offline)
+        #expect(listed.page.photos == photos)
+    }
+
     @Test func anIndexOfTheVersionBeforeKeepsItsPhotosInTheRowidTable() async throws {
         let bed = try CacheBed()
         defer { bed.remove() }

@@ -6,15 +6,19 @@ extension AppEnvironment {
     /// The cache for this command: PHOTOS_CACHE_DIR and `[cache]` settings (environment first);
     /// its warnings go to stderr.
     /// - Throws: `PhotosError.usage` for a bad `[cache]` setting.
-    func makeCache(now: @escaping @Sendable () -> Date = { Date() }) throws -> PhotoCache {
+    /// - Parameter mostlyReads: the run only reads the index (offline): it is read through a
+    ///   mapping of its file (``CacheConfiguration/mapsIndex``).
+    func makeCache(mostlyReads: Bool = false, now: @escaping @Sendable () -> Date = { Date() }) throws -> PhotoCache {
         let settings: (maxSizeBytes: Int64, listingTTL: TimeInterval, recentSearches: Int)
         do {
             settings = try CacheConfiguration.settings(config: config.values, environment: environment)
         } catch let error as CacheConfiguration.SettingError {
             throw PhotosError.usage(error.description)
         }
-        return PhotoCache(configuration: CacheConfiguration(
+        var configuration = CacheConfiguration(
             location: .path(cacheRoot), maxSizeBytes: settings.maxSizeBytes, listingTTL: settings.listingTTL,
-            recentSearches: settings.recentSearches, now: now, warn: { Diagnostics.warning($0) }))
+            recentSearches: settings.recentSearches, now: now, warn: { Diagnostics.warning($0) })
+        configuration.mapsIndex = mostlyReads
+        return PhotoCache(configuration: configuration)
     }
 }

@@ -43,7 +43,7 @@ extension CommandRuntime {
     ) async throws {
         try await run { (environment: AppEnvironment) in
             let maxImageBytes = try environment.maxImageBytes()
-            let cache = try environment.makeCache()
+            let cache = try environment.makeCache(mostlyReads: !network)
             defer { cache.close() }
             let http: any HTTPFetching = network ? try environment.makeTransport() : NoNetwork()
             defer { (http as? LazyTransport)?.shutdown() }
