@@ -157,15 +157,9 @@ import Testing
     /// command that needs none of them, such as `photos --version`, starts without them.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/readelf")))
     func linksNoLibraryItLoadsOnFirstUse() async throws {
-        let readelf = Process()
-        readelf.executableURL = URL(fileURLWithPath: "/usr/bin/readelf")
-        readelf.arguments = ["--dynamic", Photos.executable.path]
-        let pipe = Pipe()
-        readelf.standardOutput = pipe
-        try readelf.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        readelf.waitUntilExit()
-        #expect(readelf.terminationStatus == 0)
+        let readelf = try runProgram("/usr/bin/readelf", ["--dynamic", Photos.executable.path])
+        let output = readelf.stdout
+        #expect(readelf.status == 0)
         let needed = output.split(separator: "\n").filter { $0.contains("(NEEDED)") }
         #expect(!needed.isEmpty, "\(output)")
         for library in ["libcurl", "libchafa", "libglib", "libturbojpeg", "libpng", "libwebp"] {

@@ -31,10 +31,5 @@ struct FullDiskTests {
 
 /// Runs a program and returns its exit status.
 func shell(_ program: String, _ arguments: [String]) throws -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: program)
-    process.arguments = arguments
-    try process.run()
-    process.waitUntilExit()
-    return process.terminationStatus
+    try runProgram(program, arguments).status
 }

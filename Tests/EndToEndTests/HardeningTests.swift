@@ -23,17 +23,11 @@ import Testing
 
     @Test func aFullOutputExits74AndTheCacheStillRecordsTheRun() async throws {
         try await withServer { _, photos in
-            let process = Process()
-            process.executableURL = PhotosBinary.executable
-            process.arguments = ["list", "--provider", "placeholder", "--per-page", "5", "--format", "json"]
-            process.environment = photos.environment
-            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
-            let stderr = Pipe()
-            process.standardError = stderr
-            try process.run()
-            let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 74, "\(message)")
+            let run = try runProgram(
+                PhotosBinary.executable.path, ["list", "--provider", "placeholder", "--per-page", "5", "--format", "json"],
+                environment: photos.environment, standardOutput: "/dev/full")
+            let message = run.stderr
+            #expect(run.status == 74, "\(message)")
             #expect(message.contains("cannot write the output: No space left on device"))
             #expect(message.split(separator: "\n").count == 1, "one line: \(message)")
 
@@ -46,21 +40,15 @@ import Testing
     @Test func aClosedPipeIsAQuietSuccess() async throws {
         try await withServer { _, photos in
             // About a megabyte of JSON Lines: far more than a pipe holds once head has gone.
-            let shell = Process()
-            shell.executableURL = URL(fileURLWithPath: "/bin/bash")
-            shell.arguments = [
-                "-c",
-                "'\(PhotosBinary.executable.path)' list --provider placeholder --limit 2000 --per-page 100 --no-thumbnails --format jsonl | head -n 1 >/dev/null; echo \"${PIPESTATUS[0]}\"",
-            ]
-            shell.environment = photos.environment
-            let stdout = Pipe()
-            let stderr = Pipe()
-            shell.standardOutput = stdout
-            shell.standardError = stderr
-            try shell.run()
-            let status = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            shell.waitUntilExit()
+            let shell = try runProgram(
+                "/bin/bash",
+                [
+                    "-c",
+                    "'\(PhotosBinary.executable.path)' list --provider placeholder --limit 2000 --per-page 100 --no-thumbnails --format jsonl | head -n 1 >/dev/null; echo \"${PIPESTATUS[0]}\"",
+                ],
+                environment: photos.environment)
+            let status = shell.stdout
+            let message = shell.stderr
             #expect(status == "0\n", "photos exited \(status)")
             #expect(message.isEmpty, "nothing said: \(message)")
         }

@@ -254,20 +254,15 @@ import Glibc
             let input = folder.appending("input.jsonl")
             try (listed.stdout + "flickr:53624890009\n\nnot an id\n").write(to: input, atomically: true, encoding: .utf8)
             // The binary's runs read /dev/null: a shell feeds the file instead.
-            let shell = Process()
-            shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-            shell.arguments = [
-                "-c", "exec \"$0\" save - --to \"$1\" --size small --format json < \"$2\"", PhotosBinary.executable.path,
-                folder.appending("piped").path, input.path,
-            ]
-            shell.environment = photos.environment
-            let output = Pipe()
-            shell.standardOutput = output
-            shell.standardError = FileHandle.nullDevice
-            try shell.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            shell.waitUntilExit()
-            #expect(shell.terminationStatus == 75, "the line that is not an id fails")
+            let shell = try runProgram(
+                "/bin/sh",
+                [
+                    "-c", "exec \"$0\" save - --to \"$1\" --size small --format json < \"$2\"", PhotosBinary.executable.path,
+                    folder.appending("piped").path, input.path,
+                ],
+                environment: photos.environment)
+            let data = Data(shell.stdout.utf8)
+            #expect(shell.status == 75, "the line that is not an id fails")
             let summary = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
             #expect(summary["saved"] as? Int == 21)
             let failed = try #require(summary["failed"] as? [[String: String]])

@@ -79,18 +79,8 @@ enum ANSI {
 /// Runs a program to completion and returns its status and stdout.
 @discardableResult
 func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, stdout: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    process.standardError = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    let run = try runProgram(executable, arguments, environment: environment)
+    return (run.status, run.stdout)
 }
 
 /// Runs a program that leaves a daemon behind (tmux new-session) and returns its exit status.

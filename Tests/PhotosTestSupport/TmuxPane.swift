@@ -65,21 +65,11 @@ public final class TmuxPane: @unchecked Sendable {
     /// Runs a tmux command that ends at once; returns its stdout.
     @discardableResult
     public func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tmux)
-        process.arguments = baseArguments + arguments
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        let run = try runProgram(tmux, baseArguments + arguments, environment: environment)
+        guard run.status == 0 else {
             throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "tmux \(arguments.first ?? "") failed"])
         }
-        return String(decoding: data, as: UTF8.self)
+        return run.stdout
     }
 
     /// The screen as text (no colours).
