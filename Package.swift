@@ -156,7 +156,7 @@ let package = Package(
             name: "PhotosTransportTests",
             dependencies: ["PhotosTransport", "FixtureServerKit", "PhotosTestSupport"]
         ),
-        .testTarget(name: "PhotosTerminalTests", dependencies: ["PhotosTerminal"]),
+        .testTarget(name: "PhotosTerminalTests", dependencies: ["PhotosTerminal", "PhotosTestSupport"]),
         .testTarget(name: "FixtureServerKitTests", dependencies: ["FixtureServerKit"]),
         .testTarget(
             name: "PhotosImagingTests", dependencies: ["PhotosImaging", "ImagingShim", "PhotosTestSupport", "photos-grid-sample"]),
@@ -167,7 +167,7 @@ let package = Package(
                 "FixtureServerKit", "PhotosTestSupport", "PhotosProviders", "PhotosCore", "PhotosCache", "photos",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
-        .testTarget(name: "PhotosCLITests", dependencies: ["PhotosCLI", "PhotosCache", "PhotosCore", "PhotosProviders"]),
+        .testTarget(name: "PhotosCLITests", dependencies: ["PhotosCLI", "PhotosCache", "PhotosCore", "PhotosProviders", "PhotosTestSupport"]),
         .testTarget(
             name: "PhotosCacheTests",
             dependencies: [

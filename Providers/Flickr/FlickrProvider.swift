@@ -257,8 +257,25 @@ public struct FlickrProvider: RegisteredProvider {
         return text
     }
 
+    /// The words of Flickr's space-separated `tags`: by bytes when the text is ASCII (most
+    /// tags, and every photo of a listing has them), else by characters, where a space that
+    /// starts a grapheme cluster with a combining mark is not a separator.
     static func tags(_ text: String?) -> [String] {
-        (text ?? "").split(whereSeparator: { $0 == " " }).map(String.init)
+        guard var text, !text.isEmpty else { return [] }
+        let ascii = text.withUTF8 { bytes -> [String]? in
+            var tags: [String] = []
+            var start = 0
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                if byte >= 0x80 { return nil }
+                guard byte == 0x20 else { continue }
+                if index > start { tags.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)) }
+                start = index + 1
+            }
+            if bytes.count > start { tags.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)) }
+            return tags
+        }
+        return ascii ?? text.split(whereSeparator: { $0 == " " }).map(String.init)
     }
 
     /// A short reason for a decoding failure, without the body.

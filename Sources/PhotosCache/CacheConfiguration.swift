@@ -30,7 +30,7 @@ public struct CacheConfiguration: Sendable {
     public var warn: @Sendable (String) -> Void
     /// Whether the index is read through a memory mapping of its file rather than copied into
     /// SQLite's page cache one read at a time (default false). For runs that mostly read
-    /// (offline ones): a cached listing of 500 made 2 reads instead of 193 and about 100 page
+    /// (offline ones): a cached listing of 500 made 9 reads instead of 193 and about 100 page
     /// faults fewer, 6% of its time. Not for runs that write hundreds of rows: every page of
     /// the file they touch stays counted in their memory, 0.6 MB more in a save of 1000.
     public var mapsIndex = false

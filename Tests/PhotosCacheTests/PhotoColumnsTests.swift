@@ -1,5 +1,6 @@
 import Foundation
 import PhotosCore
+import PhotosTestSupport
 import Testing
 
 @testable import PhotosCache
@@ -28,16 +29,8 @@ struct PhotoColumnsTests {
     @Test func plainTagsReadAsJSONReadsThem() {
         let pieces = ["[", "]", "\"", ",", "\\", "a", "é", " ", "\u{1}", "\"a\"", "\"\",\"", "\\n", "中"]
         var texts = ["[]", "[\"a\"]", "[\"a\",\"b\"]", "[\"\"]", "[\"a\",]", "[,]", "[\"a\"\"b\"]", "[\"a]", "[\"]", "[ \"a\"]"]
-        var state: UInt32 = 99
-        for _ in 0..<5000 {
-            state = state &* 1_103_515_245 &+ 12345
-            let length = Int(state >> 16) % 9
-            var text = "["
-            for _ in 0..<length {
-                state = state &* 1_103_515_245 &+ 12345
-                text += pieces[Int(state >> 16) % pieces.count]
-            }
-            texts.append(state & 0x100 == 0 ? text + "]" : text)
+        for (index, inside) in generatedTexts(5000, of: pieces, maxPieces: 9, seed: 99).enumerated() {
+            texts.append(index % 3 == 0 ? "[" + inside : "[" + inside + "]")
         }
         var plain = 0
         for text in texts {

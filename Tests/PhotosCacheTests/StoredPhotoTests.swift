@@ -40,17 +40,22 @@ import Testing
         #expect(try await cache.listing(query, from: provider, mode: .offline).page.photos == photos)
     }
 
+    /// `fake:1` to `fake:count`, each with its own title, tags and `sizesEach` sizes.
+    static func numberedPhotos(_ count: Int, sizesEach: Int) -> [Photo] {
+        (1...count).map { number in
+            Photo(
+                id: PhotoID(provider: "fake", raw: String(number)), title: "photo \(number) ×", owner: "o", thumbnailURL: "https://h/\(number)_t.jpg",
+                imageURL: nil, width: number, height: 768, pageURL: nil, takenAt: nil, uploadedAt: nil, tags: ["t", "\(number)"],
+                sizes: (1...sizesEach).map { PhotoSize(label: "size \($0)", width: 100 * $0, height: 75 * $0, url: "https://static.example/\(number)_\($0).jpg") })
+        }
+    }
+
     /// An offline run reads the index through a mapping of its file; what it reads is the same,
     /// and a run that writes does not map it.
     @Test func aMappedIndexReadsWhatWasStored() async throws {
         let bed = try CacheBed()
         defer { bed.remove() }
-        let photos = (1...300).map { number in
-            Photo(
-                id: PhotoID(provider: "fake", raw: String(number)), title: "photo \(number) ×", owner: "o", thumbnailURL: "https://h/\(number)_t.jpg",
-                imageURL: nil, width: number, height: 768, pageURL: nil, takenAt: nil, uploadedAt: nil, tags: ["t", "\(number)"],
-                sizes: [PhotoSize(label: "Large", width: 1024, height: 768, url: "https://h/\(number)_l.jpg")])
-        }
+        let photos = Self.numberedPhotos(300, sizesEach: 1)
         let query = ListQuery(page: 1, perPage: 300)
         let writer = bed.cache()
         _ = try await writer.listing(query, from: FakeProvider { _, _ in .page(photos) }, mode: .normal)
@@ -69,12 +74,7 @@ import Testing
     @Test func anIndexOfTheVersionBeforeKeepsItsPhotosInTheRowidTable() async throws {
         let bed = try CacheBed()
         defer { bed.remove() }
-        let photos = (1...40).map { number in
-            Photo(
-                id: PhotoID(provider: "fake", raw: String(number)), title: "photo \(number)", owner: "o", thumbnailURL: "https://h/\(number)_t.jpg",
-                imageURL: nil, width: 1024, height: 768, pageURL: nil, takenAt: nil, uploadedAt: nil, tags: ["t"],
-                sizes: (1...10).map { PhotoSize(label: "size \($0)", width: 100 * $0, height: 75 * $0, url: "https://static.example/\(number)_\($0).jpg") })
-        }
+        let photos = Self.numberedPhotos(40, sizesEach: 10)
         let query = ListQuery(page: 1, perPage: 40)
         var cache = bed.cache()
         _ = try await cache.listing(query, from: FakeProvider { _, _ in .page(photos) }, mode: .normal)

@@ -1,3 +1,4 @@
+import PhotosTestSupport
 import Testing
 
 @testable import PhotosTerminal
@@ -45,18 +46,8 @@ struct TerminalTextASCIITests {
     /// range's edges: a soft hyphen, C1 controls, a combining mark after a Latin letter.
     @Test func widthAndTruncationOfLatinTextMatchTheGraphemePath() {
         let pieces = ["a", "×", "ë", "ß", "Ž", "ʰ", "\u{A0}", "\u{AD}", "\u{85}", "\u{2FF}", "e\u{301}", "\u{300}", "日", " "]
-        var texts = ["1024×768", "Zoë Ångström", "\u{AD}", "x\u{AD}y", "e\u{301}", "naïve café"]
-        var state: UInt32 = 777
-        for _ in 0..<2000 {
-            state = state &* 1_103_515_245 &+ 12345
-            let length = Int(state >> 16) % 10
-            var text = ""
-            for _ in 0..<length {
-                state = state &* 1_103_515_245 &+ 12345
-                text += pieces[Int(state >> 16) % pieces.count]
-            }
-            texts.append(text)
-        }
+        let texts = ["1024×768", "Zoë Ångström", "\u{AD}", "x\u{AD}y", "e\u{301}", "naïve café"]
+            + generatedTexts(2000, of: pieces, maxPieces: 10, seed: 777)
         for text in texts.map(TerminalText.sanitize) {
             let graphemeWidth = text.reduce(0) { $0 + TerminalText.displayWidth($1) }
             #expect(TerminalText.displayWidth(text) == graphemeWidth, "\(text.unicodeScalars.map(\.value))")
@@ -76,18 +67,8 @@ struct TerminalTextASCIITests {
     @Test func textLeftAsItIsIsRecognisedWithoutBeingRebuilt() {
         let pieces = ["a", "×", "ë", "ʰ", "\u{A0}", "\u{AD}", "\u{85}", "\u{2FF}", "\u{300}", "日", "東京", " ", "  ", "\t", "\n",
                       "\u{200D}", "\u{200E}", "\u{202E}", "\u{2028}", "\u{3000}", "\u{E000}", "\u{378}", "👩‍💻", "\u{1B}", "é"]
-        var texts = ["1024×768", "Zoë", " Zoë", "Zoë ", "Zo  ë", "東京 タワー", "a\u{200D}b", "\u{200D}"]
-        var state: UInt32 = 4242
-        for _ in 0..<3000 {
-            state = state &* 1_103_515_245 &+ 12345
-            let length = Int(state >> 16) % 8
-            var text = ""
-            for _ in 0..<length {
-                state = state &* 1_103_515_245 &+ 12345
-                text += pieces[Int(state >> 16) % pieces.count]
-            }
-            texts.append(text)
-        }
+        let texts = ["1024×768", "Zoë", " Zoë", "Zoë ", "Zo  ë", "東京 タワー", "a\u{200D}b", "\u{200D}"]
+            + generatedTexts(3000, of: pieces, maxPieces: 8, seed: 4242)
         // A space before a combining mark or a joiner is one character with it, which trimming
         // keeps; such text is rebuilt (to the same text) rather than recognised.
         var recognised = 0

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosTestSupport
 import Testing
 
 @testable import FlickrProvider
@@ -56,5 +57,15 @@ import Testing
         #expect(FlickrProvider.nonEmpty("x") == "x")
         #expect(FlickrProvider.nonEmpty("") == nil)
         #expect(FlickrProvider.nonEmpty(nil) == nil)
+    }
+
+    /// Tags split by bytes as by characters: ASCII words, runs of spaces, spaces at the ends,
+    /// and text that is not ASCII (a space before a combining mark is not a separator).
+    @Test func tagsSplitByBytesAsByCharacters() {
+        let pieces = ["a", "dog", " ", "  ", "\t", "\r\n", "é", " \u{301}", "中", "x:y=z"]
+        let texts: [String?] = [nil, "", " ", "a", " a ", "a  b", " \u{301}x y"] + generatedTexts(3000, of: pieces, maxPieces: 8, seed: 77)
+        for text in texts {
+            #expect(FlickrProvider.tags(text) == (text ?? "").split(whereSeparator: { $0 == " " }).map(String.init), "\(String(describing: text))")
+        }
     }
 }
