@@ -35,7 +35,7 @@ public func runProgram(
         program, arguments: arguments, environment: environment ?? ProcessInfo.processInfo.environment,
         standardOutput: outDescriptor, standardError: errDescriptor)
     process.waitUntilExit()
-    let stdout = standardOutput == nil ? String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: out))) ?? Data(), as: UTF8.self) : ""
-    let stderr = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: err))) ?? Data(), as: UTF8.self)
+    let stdout = standardOutput == nil ? String(decoding: try Data(contentsOf: URL(fileURLWithPath: out)), as: UTF8.self) : ""
+    let stderr = String(decoding: try Data(contentsOf: URL(fileURLWithPath: err)), as: UTF8.self)
     return ProgramRun(status: process.terminationStatus, stdout: stdout, stderr: stderr)
 }
