@@ -66,6 +66,31 @@ import Testing
         }
     }
 
+    @Test func theCABundleIsReadOnceForEveryConnectionOfTheRun() async throws {
+        // Building OpenSSL's certificate store from a bundle is the dearest part of a new
+        // connection (the system's 139 certificates: some 220 M instructions). libcurl keeps the
+        // store of the first connection for the later ones. Once the bundle is gone, only a kept
+        // store can verify the connections that fifty transfers at ten streams each open.
+        try await withFixtureServer(FixtureServerConfiguration(latencyMilliseconds: 200, maxConcurrentStreams: 10)) { server in
+            let folder = try TemporaryFolder()
+            let bundle = folder.url.appendingPathComponent("ca.pem").path
+            try FileManager.default.copyItem(atPath: server.caFile, toPath: bundle)
+            var configuration = TransportConfiguration()
+            configuration.caBundlePath = bundle
+            configuration.retry = .quick
+            configuration.maxConcurrentStreams = 10
+            let transport = try CurlTransport(configuration: configuration)
+            let first = try await transport.data(for: HTTPRequest(url: "\(server.url)/thumbs/0.jpg"))
+            #expect(first.status == 200)
+            try FileManager.default.removeItem(atPath: bundle)
+
+            let responses = try await Self.downloadThumbnails(50, from: server, with: transport, into: try TemporaryFolder())
+            #expect(responses.count == 50 && responses.values.allSatisfy { $0.status == 200 })
+            #expect(server.stats().connections >= 2, "the fifty opened connections after the bundle was gone")
+            #expect(transport.statistics.failedTransfers == 0)
+        }
+    }
+
     @Test func thirtyDownloadsShareOneConnection() async throws {
         // A listing's thumbnails: far fewer than one connection's streams.
         try await withFixtureServer(FixtureServerConfiguration(latencyMilliseconds: 50)) { server in
