@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages photos builds, runs and tests with (tmux: the grid and completion
-# tests; man-db: the man page test), only those missing; quiet when everything is already there.
+# tests; man-db: the man page test; openssl: hashed certificate folders in the transport tests), only those missing; quiet when everything is already there.
 # Usage: scripts/install-deps.sh [extra packages...]
 set -euo pipefail
 
-packages=(pkg-config libcurl4-openssl-dev libsqlite3-dev libglib2.0-dev libchafa-dev libturbojpeg0-dev libpng-dev libwebp-dev tmux man-db "$@")
+packages=(pkg-config libcurl4-openssl-dev libsqlite3-dev libglib2.0-dev libchafa-dev libturbojpeg0-dev libpng-dev libwebp-dev tmux man-db openssl "$@")
 
 missing=()
 for package in "${packages[@]}"; do

@@ -88,16 +88,6 @@ final class Transfer: @unchecked Sendable {
         }
     }
 
-    /// Whether this libcurl has a CA bundle built in, and the file is there (CURLINFO_CAINFO,
-    /// libcurl 7.84+): then a connection needs no CA folder.
-    static let defaultCAFileExists: Bool = {
-        guard let easy = photos_curl_easy_init() else { return false }
-        defer { photos_curl_easy_cleanup(easy) }
-        var path: UnsafePointer<CChar>?
-        guard photos_curl_easy_getinfo_string(easy, CURLINFO_CAINFO, &path) == CURLE_OK, let path else { return false }
-        return access(path, R_OK) == 0
-    }()
-
     /// Creates and configures the easy handle. Runs on the loop thread.
     func makeHandle(configuration: TransportConfiguration) throws(TransportError) -> UnsafeMutableRawPointer {
         guard let easy = photos_curl_easy_init() else {
@@ -129,18 +119,9 @@ final class Transfer: @unchecked Sendable {
         set(CURLOPT_BUFFERSIZE, photos_curl_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, bufferSize))
         set(CURLOPT_SSL_VERIFYPEER, photos_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1))
         set(CURLOPT_SSL_VERIFYHOST, photos_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2))
-        if let ca = configuration.caBundlePath {
-            set(CURLOPT_CAINFO, photos_curl_easy_setopt_string(easy, CURLOPT_CAINFO, ca))
-        }
-        // libcurl keeps the certificate store it built from a CA file in the multi handle for
-        // every later connection, but only when no CA folder is set beside the file, and
-        // Debian's libcurl sets /etc/ssl/certs as well as the bundle in it. Without the folder,
-        // the bundle is read once a run instead of once a connection: from the system's 139
-        // certificates, OpenSSL 3 builds the store in about 220 M instructions (60 ms), which a
-        // save paid for each of a host's six connections. The folder holds the same
-        // certificates as the bundle (both are made by update-ca-certificates).
-        if configuration.caBundlePath != nil || Self.defaultCAFileExists {
-            set(CURLOPT_CAPATH, photos_curl_easy_setopt_string(easy, CURLOPT_CAPATH, nil))
+        if let trust = TrustStore.choose(extra: configuration.caBundlePath, system: configuration.systemTrust ?? TrustStore.system) {
+            set(CURLOPT_CAINFO, photos_curl_easy_setopt_string(easy, CURLOPT_CAINFO, trust.bundle))
+            set(CURLOPT_CAPATH, photos_curl_easy_setopt_string(easy, CURLOPT_CAPATH, trust.folder))
         }
         set(CURLOPT_USERAGENT, photos_curl_easy_setopt_string(easy, CURLOPT_USERAGENT, configuration.userAgent))
         set(CURLOPT_CONNECTTIMEOUT_MS, photos_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeout.milliseconds))

@@ -38,6 +38,8 @@ public struct TransportConfiguration: Sendable {
     public var lowSpeedTime: Duration = .seconds(30)
     /// Extra CA certificates (PEM) trusted beside the system store.
     public var caBundlePath: String?
+    /// The system's certificates, when not libcurl's own (for tests).
+    var systemTrust: TrustStore.System?
     public var userAgent: String = PhotosVersion.userAgent
     public var retry: RetryPolicy = RetryPolicy()
     /// How long a host that could not be resolved or reached is failed fast.

@@ -66,29 +66,69 @@ import Testing
         }
     }
 
-    @Test func theCABundleIsReadOnceForEveryConnectionOfTheRun() async throws {
-        // Building OpenSSL's certificate store from a bundle is the dearest part of a new
-        // connection (the system's 139 certificates: some 220 M instructions). libcurl keeps the
-        // store of the first connection for the later ones. Once the bundle is gone, only a kept
-        // store can verify the connections that fifty transfers at ten streams each open.
-        try await withFixtureServer(FixtureServerConfiguration(latencyMilliseconds: 200, maxConcurrentStreams: 10)) { server in
-            let folder = try TemporaryFolder()
-            let bundle = folder.url.appendingPathComponent("ca.pem").path
-            try FileManager.default.copyItem(atPath: server.caFile, toPath: bundle)
-            var configuration = TransportConfiguration()
-            configuration.caBundlePath = bundle
-            configuration.retry = .quick
-            configuration.maxConcurrentStreams = 10
-            let transport = try CurlTransport(configuration: configuration)
-            let first = try await transport.data(for: HTTPRequest(url: "\(server.url)/thumbs/0.jpg"))
-            #expect(first.status == 200)
-            try FileManager.default.removeItem(atPath: bundle)
-
-            let responses = try await Self.downloadThumbnails(50, from: server, with: transport, into: try TemporaryFolder())
-            #expect(responses.count == 50 && responses.values.allSatisfy { $0.status == 200 })
-            #expect(server.stats().connections >= 2, "the fifty opened connections after the bundle was gone")
-            #expect(transport.statistics.failedTransfers == 0)
+    /// A folder OpenSSL can look `certificates` up in: each under its subject's hash
+    /// (`openssl x509 -subject_hash`), as update-ca-certificates lays out /etc/ssl/certs.
+    static func hashedFolder(_ certificates: [String]) throws -> TemporaryFolder {
+        let folder = try TemporaryFolder("ca-folder")
+        for certificate in certificates {
+            let hash = try runProgram("/usr/bin/openssl", ["x509", "-subject_hash", "-noout", "-in", certificate])
+            try #require(hash.status == 0, "openssl x509 -subject_hash: \(hash.stderr)")
+            let name = hash.stdout.trimmingCharacters(in: .whitespacesAndNewlines) + ".0"
+            try FileManager.default.copyItem(atPath: certificate, toPath: folder.appending(name).path)
         }
+        return folder
+    }
+
+    @Test func theSystemCertificatesAreLookedUpInTheirFolderAndAnExtraBundleIsTrustedBesideThem() async throws {
+        // Connections trust the system's certificates through the hashed folder alone (OpenSSL
+        // reads the certificates a chain names, not the whole bundle), and PHOTOS_CA_BUNDLE's
+        // file beside it. Fifty transfers at ten streams each open several connections; each
+        // verifies the server.
+        try await withFixtureServer(FixtureServerConfiguration(latencyMilliseconds: 100, maxConcurrentStreams: 10)) { server in
+            let other = FixtureServerConfiguration.defaultFixturesDirectory.appendingPathComponent("tls/other-ca.pem").path
+            let withServerCA = try Self.hashedFolder([server.caFile])
+            let withoutIt = try Self.hashedFolder([other])
+            func transport(extra: String?, system folder: TemporaryFolder) throws -> CurlTransport {
+                var configuration = TransportConfiguration()
+                configuration.caBundlePath = extra
+                configuration.systemTrust = TrustStore.System(bundle: nil, folder: folder.url.path)
+                configuration.retry = .none
+                configuration.maxConcurrentStreams = 10
+                return try CurlTransport(configuration: configuration)
+            }
+
+            for (extra, folder, label) in [(nil, withServerCA, "the folder alone"), (other, withServerCA, "a bundle without the server's CA, beside the folder with it"), (server.caFile, withoutIt, "the bundle with the server's CA, beside a folder without it")] {
+                let client = try transport(extra: extra, system: folder)
+                let responses = try await Self.downloadThumbnails(50, from: server, with: client, into: try TemporaryFolder())
+                #expect(responses.count == 50 && responses.values.allSatisfy { $0.status == 200 }, "\(label)")
+                #expect(client.statistics.connectionsOpened >= 2, "\(label)")
+            }
+            // Trust is the folder's and the bundle's: with the server's CA in neither, no connection comes up.
+            let untrusting = try transport(extra: nil, system: withoutIt)
+            await #expect(throws: TransportError.self) {
+                _ = try await untrusting.data(for: HTTPRequest(url: "\(server.url)/thumbs/0.jpg"))
+            }
+        }
+    }
+
+    @Test func theTrustStoreKeepsTheSystemFolderAndNamesABundleOnlyWhenNeeded() throws {
+        let system = TrustStore.System(bundle: "/etc/ssl/certs/ca-certificates.crt", folder: "/etc/ssl/certs")
+        #expect(TrustStore.choose(extra: nil, system: system) == TrustStore(bundle: nil, folder: "/etc/ssl/certs"))
+        #expect(TrustStore.choose(extra: "/x/ca.pem", system: system) == TrustStore(bundle: "/x/ca.pem", folder: "/etc/ssl/certs"))
+        let bundleOnly = TrustStore.System(bundle: "/etc/pki/tls/certs/ca-bundle.crt", folder: nil)
+        #expect(TrustStore.choose(extra: nil, system: bundleOnly) == TrustStore(bundle: "/etc/pki/tls/certs/ca-bundle.crt", folder: nil))
+        #expect(TrustStore.choose(extra: "/x/ca.pem", system: bundleOnly) == TrustStore(bundle: "/x/ca.pem", folder: nil))
+        #expect(TrustStore.choose(extra: nil, system: TrustStore.System()) == nil, "libcurl's own defaults")
+        #expect(TrustStore.choose(extra: "/x/ca.pem", system: TrustStore.System()) == TrustStore(bundle: "/x/ca.pem", folder: nil))
+
+        let hashed = try Self.hashedFolder([FixtureServerConfiguration.defaultFixturesDirectory.appendingPathComponent("tls/ca.pem").path])
+        #expect(TrustStore.isHashedFolder(hashed.url.path))
+        let plain = try TemporaryFolder()
+        try Data("not a certificate".utf8).write(to: plain.appending("ca.pem"))
+        try Data().write(to: plain.appending("5ed36f9.0"))
+        try Data().write(to: plain.appending("5ed36f99.x"))
+        #expect(!TrustStore.isHashedFolder(plain.url.path), "no name of eight hexadecimal digits, a dot and a number")
+        #expect(!TrustStore.isHashedFolder(plain.appending("missing").path))
     }
 
     @Test func thirtyDownloadsShareOneConnection() async throws {
