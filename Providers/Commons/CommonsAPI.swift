@@ -24,7 +24,7 @@ struct CommonsAPI: Sendable {
     var endpoint: String
 
     init(settings: [String: String]) {
-        let value = settings["PHOTOS_COMMONS_API"]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let value = settings["PHOTOS_COMMONS_API"]?.trimmingWhitespaceAndNewlines() ?? ""
         endpoint = value.isEmpty ? Self.defaultEndpoint : value
     }
 

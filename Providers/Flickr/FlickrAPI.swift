@@ -30,7 +30,7 @@ struct FlickrAPI: Sendable {
 
     /// A non-empty, trimmed setting.
     static func setting(_ settings: [String: String], _ name: String) -> String? {
-        guard let value = settings[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else {
+        guard let value = settings[name]?.trimmingWhitespaceAndNewlines(), !value.isEmpty else {
             return nil
         }
         return value

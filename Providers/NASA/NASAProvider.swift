@@ -46,7 +46,7 @@ public struct NASAProvider: RegisteredProvider {
 
     public init(context: ProviderContext) {
         http = context.http
-        var base = context.settings["PHOTOS_NASA_API"]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        var base = context.settings["PHOTOS_NASA_API"]?.trimmingWhitespaceAndNewlines() ?? ""
         if base.isEmpty { base = Self.defaultEndpoint }
         while base.hasSuffix("/") { base.removeLast() }
         self.base = base

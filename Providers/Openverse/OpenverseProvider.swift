@@ -50,7 +50,7 @@ public struct OpenverseProvider: RegisteredProvider {
 
     public init(context: ProviderContext) {
         http = context.http
-        var base = context.settings["PHOTOS_OPENVERSE_API"]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        var base = context.settings["PHOTOS_OPENVERSE_API"]?.trimmingWhitespaceAndNewlines() ?? ""
         if base.isEmpty { base = Self.defaultEndpoint }
         if !base.hasSuffix("/") { base += "/" }
         self.base = base

@@ -26,7 +26,7 @@ public struct PlaceholderProvider: RegisteredProvider {
 
     public init(context: ProviderContext) {
         http = context.http
-        var base = context.settings["PHOTOS_PLACEHOLDER_API"]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        var base = context.settings["PHOTOS_PLACEHOLDER_API"]?.trimmingWhitespaceAndNewlines() ?? ""
         if base.isEmpty { base = Self.defaultBaseURL }
         while base.hasSuffix("/") { base.removeLast() }
         self.base = base

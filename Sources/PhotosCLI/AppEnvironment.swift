@@ -45,7 +45,7 @@ struct AppEnvironment {
     /// - Throws: `PhotosError.usage` when it is not a whole number from 1 to 4096.
     func maxImageBytes() throws -> Int {
         let text = settings["PHOTOS_MAX_IMAGE_MB"] ?? "50"
-        guard let megabytes = Int(text.trimmingCharacters(in: .whitespaces)), (1...4096).contains(megabytes) else {
+        guard let megabytes = Int(text.trimmingWhitespace()), (1...4096).contains(megabytes) else {
             throw PhotosError.usage("PHOTOS_MAX_IMAGE_MB (config [network] max_image_mb) must be a whole number of MiB from 1 to 4096, got '\(text)'")
         }
         return megabytes * 1024 * 1024
@@ -57,7 +57,7 @@ struct AppEnvironment {
     func maxConnectionsPerHost() throws -> Int {
         guard let text = settings["PHOTOS_MAX_CONNECTIONS_PER_HOST"] else { return TransportConfiguration.defaultMaxConnectionsPerHost }
         let range = TransportConfiguration.connectionsPerHostRange
-        guard let count = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(count) else {
+        guard let count = Int(text.trimmingWhitespace()), range.contains(count) else {
             throw PhotosError.usage(
                 "PHOTOS_MAX_CONNECTIONS_PER_HOST (config [network] max_connections_per_host) must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
         }
@@ -73,7 +73,7 @@ struct AppEnvironment {
     }
 
     static func load(
-        environment: [String: String] = ProcessInfo.processInfo.environment, registry: ProviderRegistry = .standard
+        environment: [String: String] = ProcessEnvironment.current(), registry: ProviderRegistry = .standard
     ) throws -> AppEnvironment {
         let path = ConfigFile.location(environment: environment)
         let config: ConfigFile
@@ -123,7 +123,7 @@ struct AppEnvironment {
         var configuration = TransportConfiguration.fromEnvironment(environment)
         configuration.caBundlePath = settings["PHOTOS_CA_BUNDLE"]
         if let text = settings["PHOTOS_STALL_SECONDS"] {
-            guard let seconds = Int(text.trimmingCharacters(in: .whitespaces)), (1...3600).contains(seconds) else {
+            guard let seconds = Int(text.trimmingWhitespace()), (1...3600).contains(seconds) else {
                 throw PhotosError.usage("PHOTOS_STALL_SECONDS (config [network] stall_seconds) must be a whole number of seconds from 1 to 3600, got '\(text)'")
             }
             configuration.lowSpeedTime = .seconds(seconds)

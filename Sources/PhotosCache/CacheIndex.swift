@@ -98,12 +98,19 @@ final class CacheIndex: Sendable {
         try database().vacuum()
     }
 
+    /// The database last closed, kept until the index itself goes: whoever holds the cache
+    /// until exit (ExitTeardown in the CLI) spares the process its deinitialisation.
+    private let closedQueue = Mutex<DatabaseQueue?>(nil)
+
     /// Closes the database (a later use opens it again).
     func close() {
-        state.withLock { state in
-            if case .open(let queue) = state { try? queue.close() }
-            state = .closed
+        let closed = state.withLock { state -> DatabaseQueue? in
+            defer { state = .closed }
+            guard case .open(let queue) = state else { return nil }
+            try? queue.close()
+            return queue
         }
+        if let closed { closedQueue.withLock { $0 = closed } }
     }
 
     /// A corruption found after opening: leave a marker so the next command rebuilds the index.

@@ -163,7 +163,7 @@ extension PhotoCache {
     private func noteListingHit(_ id: Int64) {
         run.withLock {
             $0.listingHits += 1
-            $0.listingAccesses.insert(id)
+            $0.listingAccesses.append(id)
         }
     }
 

@@ -32,7 +32,9 @@ public final class PhotoCache: Sendable {
         var imageMisses = 0
         /// Whether the command added bytes (listings or files): eviction runs only then.
         var wrote = false
-        var listingAccesses: Set<Int64> = []
+        /// Listings read, by row id, perhaps more than once (an array: a set of Int64 would cost
+        /// a cached listing a scan of every protocol conformance in the binary, to hash them).
+        var listingAccesses: [Int64] = []
         var imageAccesses: Set<String> = []
         var newImages: [String: ImageRecord] = [:]
         /// Rows whose file was missing or of another size, with the size the row said.
@@ -133,12 +135,14 @@ public final class PhotoCache: Sendable {
                 let accessed = state.imageAccesses.subtracting(state.newImages.keys)
                 for chunk in Array(accessed).chunked(500) {
                     try db.execute(
-                        sql: "UPDATE image SET last_access = ? WHERE url IN (\(databaseQuestionMarks(count: chunk.count)))",
+                        sql: "UPDATE image SET last_access = ? WHERE url IN (\(Self.questionMarks(chunk.count)))",
                         arguments: StatementArguments([time as (any DatabaseValueConvertible)?] + chunk.map { $0 }))
                 }
-                for chunk in Array(state.listingAccesses).chunked(500) {
+                var listings = state.listingAccesses.sorted()
+                listings.removeConsecutiveDuplicates()
+                for chunk in listings.chunked(500) {
                     try db.execute(
-                        sql: "UPDATE listing SET last_access = ? WHERE id IN (\(databaseQuestionMarks(count: chunk.count)))",
+                        sql: "UPDATE listing SET last_access = ? WHERE id IN (\(Self.questionMarks(chunk.count)))",
                         arguments: StatementArguments([time as (any DatabaseValueConvertible)?] + chunk.map { $0 }))
                 }
                 if touched {
@@ -158,6 +162,26 @@ public final class PhotoCache: Sendable {
             reportFailure("make room", error)
             return nil
         }
+    }
+}
+
+extension PhotoCache {
+    /// `?,?,?`: `count` SQL parameters.
+    static func questionMarks(_ count: Int) -> String {
+        String(repeating: "?,", count: count).dropLast().description
+    }
+}
+
+extension Array where Element: Equatable {
+    /// Keeps the first of each run of equal elements (of a sorted array: each value once).
+    mutating func removeConsecutiveDuplicates() {
+        guard count > 1 else { return }
+        var kept = 1
+        for index in 1..<count where self[index] != self[kept - 1] {
+            self[kept] = self[index]
+            kept += 1
+        }
+        removeLast(count - kept)
     }
 }
 

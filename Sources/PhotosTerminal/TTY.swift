@@ -8,10 +8,11 @@ import Darwin
 
 /// Whether a stream is an interactive terminal (a TTY, and TERM is not `dumb`).
 public enum TTY {
-    public static func isTerminal(
-        _ descriptor: Int32, environment: [String: String] = ProcessInfo.processInfo.environment
-    ) -> Bool {
-        isatty(descriptor) == 1 && environment["TERM"] != "dumb"
+    /// - Parameter environment: the variables to read TERM from; the process's when nil.
+    public static func isTerminal(_ descriptor: Int32, environment: [String: String]? = nil) -> Bool {
+        guard isatty(descriptor) == 1 else { return false }
+        let term = environment.map { $0["TERM"] } ?? getenv("TERM").map { String(cString: $0) }
+        return term != "dumb"
     }
 }
 

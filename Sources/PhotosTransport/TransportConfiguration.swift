@@ -49,7 +49,7 @@ public struct TransportConfiguration: Sendable {
 
     /// The defaults, with `PHOTOS_CA_BUNDLE` from `environment`.
     public static func fromEnvironment(
-        _ environment: [String: String] = ProcessInfo.processInfo.environment
+        _ environment: [String: String] = ProcessEnvironment.current()
     ) -> TransportConfiguration {
         var configuration = TransportConfiguration()
         if let bundle = environment["PHOTOS_CA_BUNDLE"], !bundle.isEmpty {

@@ -55,6 +55,35 @@ struct PageWalkerTests {
         return try await PageWalker(cache: cache, registry: ProviderRegistry([])).walk(request, from: provider)
     }
 
+    /// Two pages that repeat photos within and across them, one photo named by another provider.
+    final class RepeatingProvider: PhotoProvider {
+        let name = "scripted"
+        let maxPerPage = 100
+        static let pages: [[PhotoID]] = [
+            ["1", "2", "2", "3"].map { PhotoID(provider: "scripted", raw: $0) },
+            ["3", "4", "1", "5"].map { PhotoID(provider: "scripted", raw: $0) } + [PhotoID(provider: "other", raw: "1")],
+        ]
+
+        func list(_ query: ListQuery) async throws -> PhotoPage {
+            let ids = Self.pages[query.page - 1]
+            return PhotoPage(
+                page: query.page, perPage: query.perPage, total: 9, hasMore: query.page < Self.pages.count,
+                photos: ids.map { Photo(id: $0, title: "\($0)") })
+        }
+
+        func detail(_ id: PhotoID) async throws -> PhotoDetail { throw PhotosError.notFound(id) }
+        func isValidID(_ raw: String) -> Bool { true }
+    }
+
+    @Test func aPhotoSeenBeforeIsListedOnceWhereItFirstCameAndCounted() async throws {
+        let cache = PhotoCache(configuration: CacheConfiguration(location: .temporary))
+        defer { cache.close() }
+        let listing = try await PageWalker(cache: cache, registry: ProviderRegistry([])).walk(
+            Self.request(perPage: 5, all: true), from: RepeatingProvider())
+        #expect(listing.photos.map(\.id.description) == ["scripted:1", "scripted:2", "scripted:3", "scripted:4", "scripted:5", "other:1"])
+        #expect(listing.duplicates == 3, "one within the first page, two from it on the second")
+    }
+
     @Test func withoutAllOrLimitOnlyTheAskedPageIsFetched() async throws {
         let provider = ScriptedProvider(pages: 3)
         let listing = try await Self.walk(Self.request(page: 2, perPage: 10), provider)

@@ -17,3 +17,12 @@ import Testing
         }
     }
 }
+
+/// The environment read from `environ` is Foundation's.
+@Suite struct ProcessEnvironmentTests {
+    @Test func theEnvironmentIsFoundationsReading() {
+        let mine = ProcessEnvironment.current()
+        #expect(mine == ProcessInfo.processInfo.environment)
+        #expect(mine["PATH"] != nil && mine["PATH"] == String(cString: getenv("PATH")))
+    }
+}

@@ -19,7 +19,7 @@ enum Completions {
     /// this reads the index only (no network, no cache maintenance).
     static var photoIDs: CompletionKind {
         .custom { _, _, prefix in
-            photoIDCandidates(prefix: prefix, environment: ProcessInfo.processInfo.environment)
+            photoIDCandidates(prefix: prefix, environment: ProcessEnvironment.current())
         }
     }
 

@@ -63,7 +63,7 @@ extension PhotosCommand {
 
             func run() async throws {
                 try await CommandRuntime.run {
-                    try Output.write(ConfigFile.location(environment: ProcessInfo.processInfo.environment) + "\n")
+                    try Output.write(ConfigFile.location(environment: ProcessEnvironment.current()) + "\n")
                 }
             }
         }
@@ -77,7 +77,7 @@ extension PhotosCommand {
 
             func run() async throws {
                 try await CommandRuntime.run {
-                    let environment = ProcessInfo.processInfo.environment
+                    let environment = ProcessEnvironment.current()
                     let path = ConfigFile.location(environment: environment)
                     try ConfigTemplate.write(to: path, schema: ConfigSchema(registry: .standard))
                     Diagnostics.note("wrote \(path); photos config show prints what it sets")

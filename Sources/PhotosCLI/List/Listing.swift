@@ -19,31 +19,37 @@ struct Listing {
         // Offline, a table neither fetches thumbnails nor shows them: nothing to look up.
         let thumbnailsWanted = request.thumbnails && !(offline && request.format == .table)
         let progress = thumbnailProgress()
-        let outcomes = await withTaskGroup(of: ProviderOutcome.self) { group in
-            for (index, name) in names.enumerated() {
-                group.addTask {
-                    guard let provider = environment.registry.make(name, context: providers) else {
-                        return ProviderOutcome(index: index, name: name, result: .failure(PhotosError.usage("unknown provider \(name)")))
-                    }
-                    // Thumbnails start as each page is decoded, before the index write and while
-                    // the walk and slower providers go on.
-                    let prefetch = thumbnailsWanted && !offline ? ThumbnailPrefetch(fetcher: context.imageFetcher(offline: false), progress: progress) : nil
-                    var walker = walker
-                    if let prefetch { walker.beforeStoring = { page in prefetch.start(page.photos) } }
-                    do {
-                        let listing = try await walker.walk(request, from: provider)
-                        let thumbnails = thumbnailsWanted
-                            ? await downloadThumbnails(listing.photos, offline: offline, progress: progress, prefetch: prefetch) : nil
-                        return ProviderOutcome(index: index, name: name, result: .success(listing), thumbnails: thumbnails)
-                    } catch {
-                        prefetch?.cancel()
-                        return ProviderOutcome(index: index, name: name, result: .failure(error))
-                    }
-                }
+        @Sendable func outcome(_ index: Int, _ name: String) async -> ProviderOutcome {
+            guard let provider = environment.registry.make(name, context: providers) else {
+                return ProviderOutcome(index: index, name: name, result: .failure(PhotosError.usage("unknown provider \(name)")))
             }
-            var outcomes: [ProviderOutcome] = []
-            for await outcome in group { outcomes.append(outcome) }
-            return outcomes.sorted { $0.index < $1.index }
+            // Thumbnails start as each page is decoded, before the index write and while the
+            // walk and slower providers go on.
+            let prefetch = thumbnailsWanted && !offline ? ThumbnailPrefetch(fetcher: context.imageFetcher(offline: false), progress: progress) : nil
+            var walker = walker
+            if let prefetch { walker.beforeStoring = { page in prefetch.start(page.photos) } }
+            do {
+                let listing = try await walker.walk(request, from: provider)
+                let thumbnails = thumbnailsWanted
+                    ? await downloadThumbnails(listing.photos, offline: offline, progress: progress, prefetch: prefetch) : nil
+                return ProviderOutcome(index: index, name: name, result: .success(listing), thumbnails: thumbnails)
+            } catch {
+                prefetch?.cancel()
+                return ProviderOutcome(index: index, name: name, result: .failure(error))
+            }
+        }
+        let outcomes: [ProviderOutcome]
+        if names.count == 1 {
+            outcomes = [await outcome(0, names[0])]  // one provider: no task of its own to wait for
+        } else {
+            outcomes = await withTaskGroup(of: ProviderOutcome.self) { group in
+                for (index, name) in names.enumerated() {
+                    group.addTask { await outcome(index, name) }
+                }
+                var outcomes: [ProviderOutcome] = []
+                for await outcome in group { outcomes.append(outcome) }
+                return outcomes.sorted { $0.index < $1.index }
+            }
         }
         try Task.checkCancellation()
 
@@ -83,6 +89,7 @@ struct Listing {
             thumbnails = finishThumbnails(outcomes.compactMap(\.thumbnails), offline: offline, progress: progress)
         }
         try print(listings: listings, photos: photos, thumbnails: thumbnails, request: request)
+        ExitTeardown.keep((listings, photos))
     }
 
     /// What a provider's answers held that the listing left out, one line each.
@@ -110,6 +117,7 @@ struct Listing {
 
     /// Merges providers' photos round-robin, so that every provider shows near the top.
     static func interleave(_ lists: [[Photo]]) -> [Photo] {
+        if lists.count == 1 { return lists[0] }  // one provider: its photos as they are, not copied one by one
         var merged: [Photo] = []
         merged.reserveCapacity(lists.reduce(0) { $0 + $1.count })
         let longest = lists.map(\.count).max() ?? 0

@@ -21,7 +21,10 @@ struct PageWalker: Sendable {
     func walk(_ request: ListingRequest, from provider: any PhotoProvider) async throws -> ProviderListing {
         var pages = self.pages(request, from: provider)
         var photos: [Photo] = []
-        while let batch = try await pages.next() { photos += batch }
+        // The first page is taken as it is: appending it to an empty array would copy every photo.
+        while let batch = try await pages.next() {
+            if photos.isEmpty { photos = batch } else { photos += batch }
+        }
         var listing = pages.listing
         listing.photos = photos
         return listing
@@ -46,7 +49,12 @@ struct PageWalker: Sendable {
         private(set) var delivered = 0
         private var page: Int
         private var allCached = true
-        private var seen = Set<PhotoID>()
+        /// The raw ids of the photos handed out, all of them the provider's. A set of `PhotoID`s
+        /// would cost a scan of every protocol conformance in the binary (to hash them) the
+        /// first time; strings are hashed already. Ids of another provider, which no provider
+        /// sends, are kept apart whole.
+        private var seen = Set<String>()
+        private var seenElsewhere = Set<String>()
         private var walked = 0
         private var finished = false
         /// Pages asked for ahead of the walk, by number (see ``askAhead(after:)``).
@@ -109,7 +117,13 @@ struct PageWalker: Sendable {
             }
             let received = photos.count
             seen.reserveCapacity(seen.count + received)
-            photos.removeAll { !seen.insert($0.id).inserted }
+            // The page's array is shared with the answer: it is rebuilt (each photo copied) only
+            // when it holds a photo seen before, as few pages do.
+            if let duplicate = photos.indices.first(where: { !firstSighting(photos[$0].id) }) {
+                var kept = Array(photos[..<duplicate])
+                for index in (duplicate + 1)..<photos.count where firstSighting(photos[index].id) { kept.append(photos[index]) }
+                photos = kept
+            }
             listing.duplicates += received - photos.count
             listing.skipped += max(0, result.skippedRecords)
             listing.lastPage = page
@@ -133,6 +147,11 @@ struct PageWalker: Sendable {
                 if fromNetwork { askAhead(after: result) }
             }
             return photos
+        }
+
+        /// Whether `id` is new to this walk (and notes it).
+        private mutating func firstSighting(_ id: PhotoID) -> Bool {
+            id.provider == provider.name ? seen.insert(id.raw).inserted : seenElsewhere.insert(id.description).inserted
         }
 
         private func query(_ page: Int) -> ListQuery {

@@ -12,7 +12,7 @@ struct ProviderSelection {
         let registry = environment.registry
         let known = registry.names
         let requested = (spec ?? environment.defaultProviders ?? "")
-            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+            .split(separator: ",").map { String($0).trimmingWhitespace().lowercased() }.filter { !$0.isEmpty }
         if spec != nil, requested.isEmpty {
             throw PhotosError.usage("--provider needs a name: \(known.joined(separator: ", ")) or all")
         }

@@ -24,8 +24,8 @@ struct CommandContext: Sendable {
     /// What providers are made with: this run's transport and settings.
     var providers: ProviderContext { environment.context(http: http) }
 
-    /// Whether this run may use the network.
-    var isOffline: Bool { http is NoNetwork }
+    /// Whether this run may not use the network (``http`` is ``NoNetwork``).
+    let isOffline: Bool
 }
 
 extension CommandRuntime {
@@ -44,11 +44,16 @@ extension CommandRuntime {
         try await run { (environment: AppEnvironment) in
             let maxImageBytes = try environment.maxImageBytes()
             let cache = try environment.makeCache(mostlyReads: !network)
-            defer { cache.close() }
-            let http: any HTTPFetching = network ? try environment.makeTransport() : NoNetwork()
-            defer { (http as? LazyTransport)?.shutdown() }
+            defer {
+                cache.close()
+                ExitTeardown.keep(cache)
+            }
+            let transport = network ? try environment.makeTransport() : nil
+            defer { transport?.shutdown() }
+            let http: any HTTPFetching = transport ?? NoNetwork()
             do {
-                try await work(CommandContext(environment: environment, cache: cache, http: http, maxImageBytes: maxImageBytes))
+                try await work(
+                    CommandContext(environment: environment, cache: cache, http: http, maxImageBytes: maxImageBytes, isOffline: transport == nil))
             } catch {
                 let stopped = error is CancellationError || Task.isCancelled
                 cache.finish(command: command, evicting: !stopped)

@@ -14,6 +14,7 @@ extension PhotosCommand {
     /// left to do but race a thread libcurl may still be winding down.
     public static func runAndExit(_ arguments: [String]? = nil) async -> Never {
         let code: Int32
+        ExitTeardown.skip()
         do {
             if let request = ListFastPath.request(arguments ?? Array(CommandLine.arguments.dropFirst())) {
                 try await List.run(request)
