@@ -2,6 +2,17 @@ import Foundation
 import GRDB
 import PhotosCore
 
+/// How much of each photo a listing read from the cache brings back: of a page of hundreds,
+/// every column not read is hundreds of strings not made.
+public enum CachedPhotoFields: Sendable, Equatable {
+    /// Everything stored.
+    case all
+    /// All but the sizes (which only `save` and `browse` choose among).
+    case withoutSizes
+    /// Id, title, owner, width and height: what a table of photos shows.
+    case tableColumns
+}
+
 /// How a listing may use the network.
 public enum ListingMode: Sendable, Equatable {
     /// A fresh cached page is served; an old one is revalidated or fetched.
@@ -57,17 +68,17 @@ extension PhotoCache {
     ///   the user must fix: authentication, usage), and `CancellationError`.
     ///
     /// `beforeStoring` sees a page that came from the network as soon as it is decoded, before it
-    /// is written to the index: `photos list` starts the page's thumbnails there. Without
-    /// `sizes`, photos read from the index come without their sizes (`photos list` shows none):
-    /// a page from the network keeps them.
+    /// is written to the index: `photos list` starts the page's thumbnails there. Photos read
+    /// from the index bring back `fields` (a table needs five); a page from the network is
+    /// whole.
     public func listing(
-        _ query: ListQuery, from provider: any PhotoProvider, mode: ListingMode, sizes: Bool = true,
+        _ query: ListQuery, from provider: any PhotoProvider, mode: ListingMode, fields: CachedPhotoFields = .all,
         beforeStoring: (@Sendable (PhotoPage) -> Void)? = nil
     ) async throws -> CachedPage {
         let key = ListingKey(provider: provider.name, query: query)
         let stored: StoredListing?
         do {
-            stored = try storedListing(key, sizes: sizes)
+            stored = try storedListing(key, fields: fields)
         } catch {
             reportFailure("read a listing", error)
             stored = nil
@@ -170,7 +181,7 @@ extension PhotoCache {
     // MARK: Storage
 
     /// The cached page for `key`, if any (two indexed lookups; no file system access).
-    func storedListing(_ key: ListingKey, sizes: Bool = true) throws -> StoredListing? {
+    func storedListing(_ key: ListingKey, fields: CachedPhotoFields = .all) throws -> StoredListing? {
         try index.read { db in
             guard let row = try Row.fetchOne(
                 db, sql: "SELECT id, total, has_more, etag, last_modified, fetched_at FROM listing WHERE key = ?",
@@ -185,13 +196,13 @@ extension PhotoCache {
             var photos: [Photo] = []
             let rows = BoundStatement(
                 try db.makeStatement(sql: """
-                    SELECT \(Self.photoColumns("p.")) FROM listing_photo lp JOIN photo p ON p.id = lp.photo_id
+                    SELECT \(Self.photoColumns("p.", fields: fields)) FROM listing_photo lp JOIN photo p ON p.id = lp.photo_id
                     WHERE lp.listing_id = ? ORDER BY lp.position
                     """),
                 in: db)
             rows.bind(1, id)
             try rows.forEachRow { columns in
-                if let photo = Self.photo(from: columns, sizes: sizes) { photos.append(photo) }
+                if let photo = Self.photo(from: columns, fields: fields) { photos.append(photo) }
             }
             let page = PhotoPage(page: key.page, perPage: key.perPage, total: row.value("total"), hasMore: row.value("has_more") ?? false, photos: photos)
             return StoredListing(
@@ -270,29 +281,35 @@ extension PhotoCache {
         }
     }
 
-    /// The columns `photo(from:)` reads, in the order it reads them.
-    static func photoColumns(_ prefix: String = "") -> String {
-        ["provider", "raw", "title", "owner", "thumbnail_url", "image_url", "width", "height", "page_url", "taken_at",
-         "uploaded_at", "tags", "sizes"].map { prefix + $0 }.joined(separator: ", ")
+    /// The columns `photo(from:fields:)` reads for `fields`, in the order it reads them: a
+    /// table's first, then the rest, then the sizes.
+    static func photoColumns(_ prefix: String = "", fields: CachedPhotoFields = .all) -> String {
+        var names = ["provider", "raw", "title", "owner", "width", "height"]
+        if fields != .tableColumns { names += ["thumbnail_url", "image_url", "page_url", "taken_at", "uploaded_at", "tags"] }
+        if fields == .all { names.append("sizes") }
+        return names.map { prefix + $0 }.joined(separator: ", ")
     }
 
-    /// A photo from a row of `photoColumns()`; nil for a row that no longer makes sense (never
-    /// trust the disk).
-    /// - Parameter sizes: whether to read the sizes column (the longest, and the costliest to
-    ///   decode).
-    static func photo(from row: StatementColumns, sizes readSizes: Bool = true) -> Photo? {
+    /// A photo from a row of `photoColumns(fields:)`; nil for a row that no longer makes sense
+    /// (never trust the disk).
+    static func photo(from row: StatementColumns, fields: CachedPhotoFields = .all) -> Photo? {
         // A value of another type reads as nil (a width of 1e300 is no width): the disk is not
         // trusted.
         guard let provider = row.text(0), let raw = row.text(1), !provider.isEmpty, !raw.isEmpty else {
             return nil
         }
-        let tags = row.text(11).map(Self.decodeTags) ?? []
-        let sizes = readSizes ? row.text(12).map(Self.decodeSizes) ?? [] : []
-        return Photo(
-            id: PhotoID(provider: provider, raw: raw), title: row.text(2) ?? "", owner: row.text(3),
-            thumbnailURL: row.text(4), imageURL: row.text(5), width: row.int(6), height: row.int(7),
-            pageURL: row.text(8), takenAt: row.double(9).map(Date.init(timeIntervalSince1970:)),
-            uploadedAt: row.double(10).map(Date.init(timeIntervalSince1970:)), tags: tags, sizes: sizes)
+        var photo = Photo(
+            id: PhotoID(provider: provider, raw: raw), title: row.text(2) ?? "", owner: row.text(3), width: row.int(4),
+            height: row.int(5))
+        guard fields != .tableColumns else { return photo }
+        photo.thumbnailURL = row.text(6)
+        photo.imageURL = row.text(7)
+        photo.pageURL = row.text(8)
+        photo.takenAt = row.double(9).map(Date.init(timeIntervalSince1970:))
+        photo.uploadedAt = row.double(10).map(Date.init(timeIntervalSince1970:))
+        photo.tags = row.text(11).map(Self.decodeTags) ?? []
+        if fields == .all { photo.sizes = row.text(12).map(Self.decodeSizes) ?? [] }
+        return photo
     }
 
     /// The `sizes` column: one size per record, `WIDTH US HEIGHT US LABEL US URL`, records

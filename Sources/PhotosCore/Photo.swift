@@ -23,7 +23,13 @@ public struct PhotoID: Hashable, Sendable, Comparable, CustomStringConvertible, 
         self.init(provider: provider, raw: raw)
     }
 
-    public var description: String { "\(provider):\(raw)" }
+    public var description: String {
+        var text = provider
+        text.reserveCapacity(provider.utf8.count + 1 + raw.utf8.count)
+        text += ":"
+        text += raw
+        return text
+    }
 
     public static func < (lhs: PhotoID, rhs: PhotoID) -> Bool { lhs.description < rhs.description }
 }

@@ -30,6 +30,12 @@ public struct Table {
     /// Built as bytes in one buffer, each cell's width worked out once: this runs for every row
     /// of a listing, 500 of them for a page read from the cache.
     public func render(width: Int, gap: Int = 2) -> String {
+        String(decoding: renderBytes(width: width, gap: gap), as: UTF8.self)
+    }
+
+    /// ``render(width:gap:)``'s UTF-8, for output that is written as bytes (no validation pass
+    /// over a table of hundreds of rows).
+    public func renderBytes(width: Int, gap: Int = 2) -> [UInt8] {
         let count = columns.count
         var cellWidths: [Int] = []
         cellWidths.reserveCapacity(rows.count * count)
@@ -77,6 +83,6 @@ public struct Table {
             }
             bytes.append(0x0A)
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 }

@@ -31,11 +31,16 @@ import Testing
         #expect(stored.page.photos == photos)
         for photo in photos { #expect(cache.cachedPhoto(photo.id) == photo) }
         // A listing, which shows no sizes, reads everything else the same.
-        let listed = try await cache.listing(query, from: provider, mode: .offline, sizes: false)
+        let listed = try await cache.listing(query, from: provider, mode: .offline, fields: .withoutSizes)
         #expect(listed.page.photos == photos.map { photo in
             var photo = photo
             photo.sizes = []
             return photo
+        })
+        // A table reads its columns: id, title, owner, width and height, as stored.
+        let tabled = try await cache.listing(query, from: provider, mode: .offline, fields: .tableColumns)
+        #expect(tabled.page.photos == photos.map { photo in
+            Photo(id: photo.id, title: photo.title, owner: photo.owner, width: photo.width, height: photo.height)
         })
         #expect(try await cache.listing(query, from: provider, mode: .offline).page.photos == photos)
     }

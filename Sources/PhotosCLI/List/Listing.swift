@@ -13,11 +13,13 @@ struct Listing {
 
     func run(_ request: ListingRequest) async throws {
         let names = try ProviderSelection(environment: environment).resolve(request.providers, filters: request.filters)
-        let walker = PageWalker(cache: context.cache, registry: environment.registry, sizes: false)  // a listing shows no sizes
         let providers = context.providers
         let offline = request.mode == .offline
         // Offline, a table neither fetches thumbnails nor shows them: nothing to look up.
         let thumbnailsWanted = request.thumbnails && !(offline && request.format == .table)
+        // A listing shows no sizes; a table without thumbnails to fetch, only its columns.
+        let fields: CachedPhotoFields = request.format == .table && !thumbnailsWanted ? .tableColumns : .withoutSizes
+        let walker = PageWalker(cache: context.cache, registry: environment.registry, fields: fields)
         let progress = thumbnailProgress()
         @Sendable func outcome(_ index: Int, _ name: String) async -> ProviderOutcome {
             guard let provider = environment.registry.make(name, context: providers) else {

@@ -56,11 +56,13 @@ extension Listing {
             var table = Table(columns: [
                 .init("ID", maxWidth: 50), .init("TITLE"), .init("OWNER", maxWidth: 20), .init("SIZE", maxWidth: 11, alignRight: true),
             ])
+            table.rows.reserveCapacity(photos.count)
             for photo in photos {
-                let size = photo.width.flatMap { w in photo.height.map { "\(w)×\($0)" } } ?? ""
+                var size = ""
+                if let width = photo.width, let height = photo.height { size = String(width) + "×" + String(height) }
                 table.append([photo.id.description, photo.title, photo.owner ?? "", size])
             }
-            try Output.write(table.render(width: environment.terminalWidth))
+            try Output.write(bytes: table.renderBytes(width: environment.terminalWidth))
             printNextPageHint(listings: listings, request: request)
         }
     }

@@ -10,9 +10,9 @@ struct PageWalker: Sendable {
     /// Sees each page from the network once decoded, before the index write (see
     /// ``PhotoCache/listing(_:from:mode:beforeStoring:)``).
     var beforeStoring: (@Sendable (PhotoPage) -> Void)?
-    /// Whether photos read from the cache carry their sizes: `photos list` shows none, and
-    /// skips decoding them; `save` and `browse` choose among them.
-    var sizes = true
+    /// What photos read from the cache bring back: `photos list` shows no sizes, and a table
+    /// few fields; `save` and `browse` choose among the sizes.
+    var fields = CachedPhotoFields.all
 
     /// One provider's share: `request.page`, then, with `--all` or `--limit`, the pages after it
     /// until the provider says there are no more or the limit is reached. A page that fails
@@ -95,7 +95,7 @@ struct PageWalker: Sendable {
                     answer = try await withTaskCancellationHandler { try await asked.value } onCancel: { asked.cancel() }
                 } else {
                     answer = try await walker.cache.listing(
-                        query(page), from: provider, mode: request.mode, sizes: walker.sizes, beforeStoring: walker.beforeStoring)
+                        query(page), from: provider, mode: request.mode, fields: walker.fields, beforeStoring: walker.beforeStoring)
                 }
                 result = answer.page
                 fromNetwork = !answer.fromCache
@@ -172,10 +172,10 @@ struct PageWalker: Sendable {
             }
             last = min(last, page + Self.lookahead - 1, request.page + walker.maxPages - 1)
             guard last >= page else { return }
-            let cache = walker.cache, provider = provider, mode = request.mode, sizes = walker.sizes, hook = walker.beforeStoring
+            let cache = walker.cache, provider = provider, mode = request.mode, fields = walker.fields, hook = walker.beforeStoring
             for number in page...last where ahead[number] == nil {
                 let query = query(number)
-                ahead[number] = Task { try await cache.listing(query, from: provider, mode: mode, sizes: sizes, beforeStoring: hook) }
+                ahead[number] = Task { try await cache.listing(query, from: provider, mode: mode, fields: fields, beforeStoring: hook) }
             }
         }
 
