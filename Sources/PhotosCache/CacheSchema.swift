@@ -17,7 +17,9 @@ import GRDB
 /// - `listing_photo`: which photos a listing page holds, in order.
 /// - `image`: content-addressed files by source URL: path (relative to the cache root),
 ///   recorded size, provider, created and last access times (the LRU order).
-/// - `run`: hit and miss counts of recent commands, for `photos cache stats`.
+/// - `run`: no longer written (`cache clear` still empties it). Runs are counted in `runs.log`
+///   beside the index (``RunLog``), where a command that only read the cache can count itself
+///   without a write to the index.
 /// - `meta`: small facts such as the time of the last maintenance sweep.
 enum CacheSchema {
     /// Brings `queue` to the current version; a no-op read when it is there already.

@@ -17,7 +17,7 @@ extension PhotoCache {
             }
         }
         var broken: [String: Int64] = [:]
-        var rows: [String: (path: String, size: Int64)] = [:]
+        var rows: [String: (path: String, size: Int64, lastAccess: Double)] = [:]
         if !wanted.isEmpty {
             do {
                 rows = try indexedImages(wanted)
@@ -25,6 +25,9 @@ extension PhotoCache {
                 reportFailure("look up images", error)
             }
         }
+        // Accesses recorded longer ago than the granularity are recorded again at the end.
+        var stale: [String] = []
+        let time = now.timeIntervalSince1970
         do {
             for (url, entry) in rows {
                 // The recorded path is trusted only inside images/ (no hashing on the hot path).
@@ -32,6 +35,8 @@ extension PhotoCache {
                 let path = rootPath + "/" + entry.path
                 if Self.isSafeRelativePath(entry.path), configuration.fileSystem.fileSize(atPath: path) == entry.size {
                     found[url] = URL(fileURLWithPath: path, isDirectory: false)
+                    let age = time - entry.lastAccess
+                    if !(age >= 0 && age < Self.accessGranularity) { stale.append(url) }
                 } else {
                     broken[url] = entry.size
                 }
@@ -43,7 +48,7 @@ extension PhotoCache {
         }
         run.withLock { run in
             run.imageHits += hits.count
-            run.imageAccesses.formUnion(hits.keys)
+            run.imageAccesses.formUnion(stale)
             run.brokenImages.merge(broken) { $1 }
         }
         // The file is not removed here: another process may have just renamed a new, complete
@@ -127,16 +132,16 @@ extension PhotoCache {
 
     /// Index rows for `urls`: one prepared statement run per URL (a listing's hundreds: SQLite
     /// parsed an `IN` list of 500 values in more instructions than the 500 look-ups take).
-    func indexedImages(_ urls: [String]) throws -> [String: (path: String, size: Int64)] {
+    func indexedImages(_ urls: [String]) throws -> [String: (path: String, size: Int64, lastAccess: Double)] {
         try index.read { db in
-            let lookup = BoundStatement(try db.makeStatement(sql: "SELECT path, size FROM image WHERE url = ?"), in: db)
-            var result: [String: (path: String, size: Int64)] = [:]
+            let lookup = BoundStatement(try db.makeStatement(sql: "SELECT path, size, last_access FROM image WHERE url = ?"), in: db)
+            var result: [String: (path: String, size: Int64, lastAccess: Double)] = [:]
             result.reserveCapacity(urls.count)
             for url in urls where result[url] == nil {
                 lookup.bind(1, url)
-                let row = try lookup.firstRow { columns -> (path: String, size: Int64)? in
+                let row = try lookup.firstRow { columns -> (path: String, size: Int64, lastAccess: Double)? in
                     guard let path = columns.text(0), let size = columns.int64(1) else { return nil }
-                    return (path, size)
+                    return (path, size, columns.double(2).flatMap { $0.isFinite ? $0 : nil } ?? 0)
                 }
                 if let row { result[url] = row }
             }

@@ -51,6 +51,8 @@ struct StoredListing: Sendable {
     var page: PhotoPage
     var validators: HTTPValidators
     var fetchedAt: Date
+    /// When the listing was last recorded as read (seconds since 1970; 0 if the row's is not a time).
+    var lastAccess: Double = 0
 }
 
 extension PhotoCache {
@@ -87,7 +89,7 @@ extension PhotoCache {
         if let stored {
             let age = max(0, time.timeIntervalSince(stored.fetchedAt))
             if mode == .offline || (mode == .normal && age < configuration.listingTTL) {
-                noteListingHit(stored.id)
+                noteListingHit(stored)
                 return CachedPage(page: stored.page, origin: .cache, age: age)
             }
         } else if mode == .offline {
@@ -101,7 +103,7 @@ extension PhotoCache {
         } catch {
             if error is CancellationError || Task.isCancelled { throw error }
             guard let stored, Self.allowsStaleFallback(error) else { throw error }
-            noteListingHit(stored.id)
+            noteListingHit(stored)
             let age = max(0, now.timeIntervalSince(stored.fetchedAt))
             return CachedPage(page: stored.page, origin: .stale(reason: Self.describe(error)), age: age)
         }
@@ -115,7 +117,7 @@ extension PhotoCache {
             } catch {
                 reportFailure("record a revalidated listing", error)
             }
-            noteListingHit(stored.id)
+            noteListingHit(stored)
             return CachedPage(page: stored.page, origin: .revalidated, age: 0)
         case .modified(let page, let fresh):
             beforeStoring?(page)
@@ -171,10 +173,14 @@ extension PhotoCache {
         }
     }
 
-    private func noteListingHit(_ id: Int64) {
+    /// Counts a listing served from the cache, and notes its access unless the recorded one is
+    /// recent (``accessGranularity``).
+    private func noteListingHit(_ stored: StoredListing) {
+        let age = now.timeIntervalSince1970 - stored.lastAccess
+        let stale = !(age >= 0 && age < Self.accessGranularity)
         run.withLock {
             $0.listingHits += 1
-            $0.listingAccesses.append(id)
+            if stale { $0.listingAccesses.append(stored.id) }
         }
     }
 
@@ -184,7 +190,7 @@ extension PhotoCache {
     func storedListing(_ key: ListingKey, fields: CachedPhotoFields = .all) throws -> StoredListing? {
         try index.read { db in
             guard let row = try Row.fetchOne(
-                db, sql: "SELECT id, total, has_more, etag, last_modified, fetched_at FROM listing WHERE key = ?",
+                db, sql: "SELECT id, total, has_more, etag, last_modified, fetched_at, last_access FROM listing WHERE key = ?",
                 arguments: [key.key])
             else { return nil }
             guard let id: Int64 = row.value("id"), var fetchedAt: Double = row.value("fetched_at") else { return nil }
@@ -207,7 +213,7 @@ extension PhotoCache {
             let page = PhotoPage(page: key.page, perPage: key.perPage, total: row.value("total"), hasMore: row.value("has_more") ?? false, photos: photos)
             return StoredListing(
                 id: id, page: page, validators: HTTPValidators(etag: row.value("etag"), lastModified: row.value("last_modified")),
-                fetchedAt: Date(timeIntervalSince1970: fetchedAt))
+                fetchedAt: Date(timeIntervalSince1970: fetchedAt), lastAccess: (row.value("last_access") as Double?).flatMap { $0.isFinite ? $0 : nil } ?? 0)
         }
     }
 

@@ -211,6 +211,7 @@ extension PhotoCache {
             try db.execute(sql: "DELETE FROM listing_photo; DELETE FROM listing; DELETE FROM photo; DELETE FROM image; DELETE FROM run")
             return (count, bytes)
         }
+        runLog.clear()
         // Move the folder aside first so other processes start a fresh one at once.
         let trash = root.appendingPathComponent("trash-\(UUID().uuidString)").path
         if (try? configuration.fileSystem.move(atPath: store.imagesFolder.path, toPath: trash)) != nil {

@@ -58,14 +58,7 @@ extension PhotoCache {
                         UNION ALL SELECT MIN(created_at) FROM image WHERE created_at BETWEEN 0 AND ?1)
                     """,
                 arguments: [now.timeIntervalSince1970 + 86_400])
-            let runs = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT COUNT(*) AS runs, COALESCE(SUM(listing_hits), 0) AS lh, COALESCE(SUM(listing_misses), 0) AS lm,
-                        COALESCE(SUM(image_hits), 0) AS ih, COALESCE(SUM(image_misses), 0) AS im
-                    FROM (SELECT * FROM run ORDER BY id DESC LIMIT ?)
-                    """,
-                arguments: [lastRuns])
+            let runs = runLog.last(lastRuns)
             var byProvider: [String: CacheStatistics.ProviderStatistics] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT provider, COUNT(*) AS n FROM listing GROUP BY provider") {
                 guard let name: String = row.value("provider") else { continue }
@@ -78,14 +71,14 @@ extension PhotoCache {
                 byProvider[name, default: .init(name: name, listings: 0, images: 0, imageBytes: 0)].images = row.value("n") ?? 0
                 byProvider[name, default: .init(name: name, listings: 0, images: 0, imageBytes: 0)].imageBytes = row.value("bytes") ?? 0
             }
-            let lh: Int = runs?.value("lh") ?? 0
-            let lm: Int = runs?.value("lm") ?? 0
-            let ih: Int = runs?.value("ih") ?? 0
-            let im: Int = runs?.value("im") ?? 0
+            let lh = runs.reduce(0) { $0 + $1.listingHits }
+            let lm = runs.reduce(0) { $0 + $1.listingMisses }
+            let ih = runs.reduce(0) { $0 + $1.imageHits }
+            let im = runs.reduce(0) { $0 + $1.imageMisses }
             return CacheStatistics(
                 path: root.path, listings: listings, photos: photos, images: images, imageBytes: imageBytes,
                 indexBytes: pages * pageSize, maxBytes: configuration.maxSizeBytes,
-                oldestEntry: oldest.map(Date.init(timeIntervalSince1970:)), runs: runs?.value("runs") ?? 0,
+                oldestEntry: oldest.map(Date.init(timeIntervalSince1970:)), runs: runs.count,
                 listingHitRate: lh + lm > 0 ? Double(lh) / Double(lh + lm) : nil,
                 imageHitRate: ih + im > 0 ? Double(ih) / Double(ih + im) : nil,
                 listingHits: lh, listingMisses: lm, imageHits: ih, imageMisses: im,

@@ -32,9 +32,11 @@ public final class PhotoCache: Sendable {
         var imageMisses = 0
         /// Whether the command added bytes (listings or files): eviction runs only then.
         var wrote = false
-        /// Listings read, by row id, perhaps more than once (an array: a set of Int64 would cost
-        /// a cached listing a scan of every protocol conformance in the binary, to hash them).
+        /// Listings read whose recorded access is older than ``PhotoCache/accessGranularity``,
+        /// by row id, perhaps more than once (an array: a set of Int64 would cost a cached
+        /// listing a scan of every protocol conformance in the binary, to hash them).
         var listingAccesses: [Int64] = []
+        /// Images read whose recorded access is older than ``PhotoCache/accessGranularity``.
         var imageAccesses: Set<String> = []
         var newImages: [String: ImageRecord] = [:]
         /// Rows whose file was missing or of another size, with the size the row said.
@@ -89,8 +91,17 @@ public final class PhotoCache: Sendable {
         }
     }
 
-    /// Ends a command: records what it read and wrote in one short transaction and, when it
-    /// added bytes, evicts down to the size cap (skipped if another process is evicting).
+    /// How old a recorded access must be to be recorded again: eviction keeps the most recently
+    /// used to the minute, and a command that reads what was read a moment ago writes nothing.
+    static let accessGranularity: TimeInterval = 60
+
+    /// Where the runs are counted for `cache stats`.
+    var runLog: RunLog { RunLog(path: rootPath + "/" + RunLog.fileName, lockPath: index.lockPath) }
+
+    /// Ends a command: counts the run in ``runLog``, records what it wrote and the accesses
+    /// eviction needs in one short transaction (none when there are none: a listing read from
+    /// the cache again writes nothing to the index) and, when it added bytes, evicts down to the
+    /// size cap (skipped if another process is evicting).
     /// - Parameters:
     ///   - command: the command's name, for `cache stats`.
     ///   - evicting: false for a command that was stopped: what it downloaded is recorded (so it
@@ -104,8 +115,27 @@ public final class PhotoCache: Sendable {
             return copy
         }
         let touched = state.listingHits + state.listingMisses + state.imageHits + state.imageMisses > 0
-        guard touched || !state.newImages.isEmpty || !state.brokenImages.isEmpty, index.isOpen else { return nil }
         let time = now.timeIntervalSince1970
+        if touched {
+            runLog.append(
+                RunLog.Run(
+                    at: time, command: command, listingHits: state.listingHits, listingMisses: state.listingMisses,
+                    imageHits: state.imageHits, imageMisses: state.imageMisses))
+        }
+        let writes = !state.newImages.isEmpty || !state.brokenImages.isEmpty || !state.imageAccesses.isEmpty || !state.listingAccesses.isEmpty
+        guard index.isOpen else { return nil }
+        if writes { recordAccesses(state, at: time) }
+        guard evicting, state.wrote || !state.newImages.isEmpty else { return nil }
+        do {
+            return try evict(wait: false)
+        } catch {
+            reportFailure("make room", error)
+            return nil
+        }
+    }
+
+    /// Writes what `state` holds for the index: new images, broken ones, and accesses.
+    private func recordAccesses(_ state: RunState, at time: Double) {
         do {
             try index.write { db in
                 // Guarded by the size seen: a row another process has rewritten since stays.
@@ -145,22 +175,9 @@ public final class PhotoCache: Sendable {
                         sql: "UPDATE listing SET last_access = ? WHERE id IN (\(Self.questionMarks(chunk.count)))",
                         arguments: StatementArguments([time as (any DatabaseValueConvertible)?] + chunk.map { $0 }))
                 }
-                if touched {
-                    try db.execute(
-                        sql: "INSERT INTO run (at, command, listing_hits, listing_misses, image_hits, image_misses) VALUES (?, ?, ?, ?, ?, ?)",
-                        arguments: [time, command, state.listingHits, state.listingMisses, state.imageHits, state.imageMisses])
-                    try db.execute(sql: "DELETE FROM run WHERE id <= (SELECT MAX(id) FROM run) - 100")
-                }
             }
         } catch {
-            // Access times and counters are hints; losing them must not fail the command.
-        }
-        guard evicting, state.wrote || !state.newImages.isEmpty else { return nil }
-        do {
-            return try evict(wait: false)
-        } catch {
-            reportFailure("make room", error)
-            return nil
+            // Access times are hints; losing them must not fail the command.
         }
     }
 }

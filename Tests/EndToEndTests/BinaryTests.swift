@@ -207,7 +207,7 @@ import Testing
             defer { cache.close() }
             #expect(try cache.integrityCheck() == "ok")
             let stats = try cache.statistics(lastRuns: 1000)
-            #expect(stats.runs == 100, "the run table keeps the last 100 runs")
+            #expect(stats.runs == 100, "the run log keeps the last 100 runs")
             #expect(stats.totalBytes <= 1024 * 1024 + 200_000, "evicted back near the cap: \(stats.totalBytes)")
             #expect(partialFiles(under: photos.cacheFolder).isEmpty)
         }
