@@ -25,9 +25,8 @@ extension PhotoCache {
                 reportFailure("look up images", error)
             }
         }
-        // Accesses recorded longer ago than the granularity are recorded again at the end.
-        var stale: [String] = []
-        let time = now.timeIntervalSince1970
+        // The recorded accesses: the end of the command writes those older than the granularity.
+        var recorded: [(String, Double)] = []
         do {
             for (url, entry) in rows {
                 // The recorded path is trusted only inside images/ (no hashing on the hot path).
@@ -35,8 +34,7 @@ extension PhotoCache {
                 let path = rootPath + "/" + entry.path
                 if Self.isSafeRelativePath(entry.path), configuration.fileSystem.fileSize(atPath: path) == entry.size {
                     found[url] = URL(fileURLWithPath: path, isDirectory: false)
-                    let age = time - entry.lastAccess
-                    if !(age >= 0 && age < Self.accessGranularity) { stale.append(url) }
+                    recorded.append((url, entry.lastAccess))
                 } else {
                     broken[url] = entry.size
                 }
@@ -48,7 +46,8 @@ extension PhotoCache {
         }
         run.withLock { run in
             run.imageHits += hits.count
-            run.imageAccesses.formUnion(stale)
+            // The first reading of a URL this run is its recorded access; later ones come from memory.
+            for (url, time) in recorded where run.imageAccesses[url] == nil { run.imageAccesses[url] = time }
             run.brokenImages.merge(broken) { $1 }
         }
         // The file is not removed here: another process may have just renamed a new, complete

@@ -117,7 +117,9 @@ extension PhotoCache {
             } catch {
                 reportFailure("record a revalidated listing", error)
             }
-            noteListingHit(stored)
+            var revalidated = stored
+            revalidated.lastAccess = now.timeIntervalSince1970  // recorded with the revalidation
+            noteListingHit(revalidated)
             return CachedPage(page: stored.page, origin: .revalidated, age: 0)
         case .modified(let page, let fresh):
             beforeStoring?(page)
@@ -173,14 +175,12 @@ extension PhotoCache {
         }
     }
 
-    /// Counts a listing served from the cache, and notes its access unless the recorded one is
-    /// recent (``accessGranularity``).
+    /// Counts a listing served from the cache, and notes its access with the one recorded (the
+    /// end of the command writes it if that is older than ``accessGranularity``).
     private func noteListingHit(_ stored: StoredListing) {
-        let age = now.timeIntervalSince1970 - stored.lastAccess
-        let stale = !(age >= 0 && age < Self.accessGranularity)
         run.withLock {
             $0.listingHits += 1
-            if stale { $0.listingAccesses.append(stored.id) }
+            $0.noteListing(stored.id, recorded: stored.lastAccess)
         }
     }
 

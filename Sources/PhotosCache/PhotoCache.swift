@@ -32,12 +32,24 @@ public final class PhotoCache: Sendable {
         var imageMisses = 0
         /// Whether the command added bytes (listings or files): eviction runs only then.
         var wrote = false
-        /// Listings read whose recorded access is older than ``PhotoCache/accessGranularity``,
-        /// by row id, perhaps more than once (an array: a set of Int64 would cost a cached
-        /// listing a scan of every protocol conformance in the binary, to hash them).
-        var listingAccesses: [Int64] = []
-        /// Images read whose recorded access is older than ``PhotoCache/accessGranularity``.
-        var imageAccesses: Set<String> = []
+        /// Listings read, by row id, with the access the index recorded for them, perhaps more
+        /// than once (an array: a set of Int64 would cost a cached listing a scan of every
+        /// protocol conformance in the binary, to hash them).
+        var listingAccesses: [(id: Int64, recorded: Double)] = []
+        /// Images read from the index, with the access it recorded for them.
+        var imageAccesses: [String: Double] = [:]
+
+        /// Notes a read of listing `id`, whose recorded access is `recorded`. Reads of the same
+        /// listings are folded together now and then: a browse session reads pages for hours.
+        mutating func noteListing(_ id: Int64, recorded: Double) {
+            listingAccesses.append((id, recorded))
+            if listingAccesses.count >= 1024 {
+                listingAccesses.sort { $0.id < $1.id }
+                var kept: [(id: Int64, recorded: Double)] = []
+                for access in listingAccesses where kept.last?.id != access.id { kept.append(access) }
+                listingAccesses = kept
+            }
+        }
         var newImages: [String: ImageRecord] = [:]
         /// Rows whose file was missing or of another size, with the size the row said.
         var brokenImages: [String: Int64] = [:]
@@ -122,9 +134,18 @@ public final class PhotoCache: Sendable {
                     at: time, command: command, listingHits: state.listingHits, listingMisses: state.listingMisses,
                     imageHits: state.imageHits, imageMisses: state.imageMisses))
         }
-        let writes = !state.newImages.isEmpty || !state.brokenImages.isEmpty || !state.imageAccesses.isEmpty || !state.listingAccesses.isEmpty
+        // Accesses are written when the recorded one is older than the granularity, judged now:
+        // a long session writes what it read at its start.
+        let isStale = { (recorded: Double) -> Bool in
+            let age = time - recorded
+            return !(age >= 0 && age < Self.accessGranularity)
+        }
+        var listings = state.listingAccesses.filter { isStale($0.recorded) }.map(\.id).sorted()
+        listings.removeConsecutiveDuplicates()
+        let images = state.imageAccesses.filter { state.newImages[$0.key] == nil && isStale($0.value) }.map(\.key)
+        let writes = !state.newImages.isEmpty || !state.brokenImages.isEmpty || !images.isEmpty || !listings.isEmpty
         guard index.isOpen else { return nil }
-        if writes { recordAccesses(state, at: time) }
+        if writes { recordAccesses(state, listings: listings, images: images, at: time) }
         guard evicting, state.wrote || !state.newImages.isEmpty else { return nil }
         do {
             return try evict(wait: false)
@@ -134,8 +155,9 @@ public final class PhotoCache: Sendable {
         }
     }
 
-    /// Writes what `state` holds for the index: new images, broken ones, and accesses.
-    private func recordAccesses(_ state: RunState, at time: Double) {
+    /// Writes what `state` holds for the index: new images, broken ones, and the accesses of
+    /// `listings` and `images`.
+    private func recordAccesses(_ state: RunState, listings: [Int64], images: [String], at time: Double) {
         do {
             try index.write { db in
                 // Guarded by the size seen: a row another process has rewritten since stays.
@@ -162,14 +184,11 @@ public final class PhotoCache: Sendable {
                         try insert.run()
                     }
                 }
-                let accessed = state.imageAccesses.subtracting(state.newImages.keys)
-                for chunk in Array(accessed).chunked(500) {
+                for chunk in images.chunked(500) {
                     try db.execute(
                         sql: "UPDATE image SET last_access = ? WHERE url IN (\(Self.questionMarks(chunk.count)))",
                         arguments: StatementArguments([time as (any DatabaseValueConvertible)?] + chunk.map { $0 }))
                 }
-                var listings = state.listingAccesses.sorted()
-                listings.removeConsecutiveDuplicates()
                 for chunk in listings.chunked(500) {
                     try db.execute(
                         sql: "UPDATE listing SET last_access = ? WHERE id IN (\(Self.questionMarks(chunk.count)))",

@@ -12,9 +12,11 @@ import Darwin
 /// The index is not the place for them: a command that only read the cache (a listing served
 /// from it) would have to write to record its hits, and SQLite's write, WAL checkpoint and
 /// fsyncs took 2 ms of such a run's 12. Lines are tab-separated: time, command, listing hits,
-/// listing misses, image hits, image misses. Lines that do not read so are skipped: the disk is
-/// not trusted. The file keeps the last ``kept`` runs: past ``trimBytes`` it is rewritten with
-/// them (under the cache lock, by rename), and readers see at most that many.
+/// listing misses, image hits, image misses. Lines that do not read so are skipped, and only a
+/// regular file's last ``readBytes`` are read: the disk is not trusted. Readers see the last
+/// ``kept`` runs; past ``trimBytes`` the file is rewritten with them (by rename, by one process
+/// at a time: the cache lock). A run appended by another process while the file is rewritten can
+/// be lost: these are statistics.
 struct RunLog {
     struct Run: Equatable, Sendable {
         var at: Double
@@ -30,6 +32,8 @@ struct RunLog {
     static let kept = 100
     /// The size past which the file is cut back to the last ``kept`` runs.
     static let trimBytes = 16 * 1024
+    /// The most of the file read: its end, which holds the last runs.
+    static let readBytes = 64 * 1024
 
     let path: String
     let lockPath: String
@@ -40,24 +44,39 @@ struct RunLog {
         // A command name is one of photos' own; tabs and line ends are kept out all the same.
         let command = String(run.command.unicodeScalars.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" })
         let line = "\(run.at)\t\(command)\t\(run.listingHits)\t\(run.listingMisses)\t\(run.imageHits)\t\(run.imageMisses)\n"
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        // Not through a link, and never blocking on a FIFO someone put in its place.
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard descriptor >= 0 else { return }
-        var size = -1
-        line.utf8CString.withUnsafeBufferPointer { buffer in
-            if write(descriptor, buffer.baseAddress, buffer.count - 1) == buffer.count - 1 {
-                var info = stat()
-                if fstat(descriptor, &info) == 0 { size = Int(info.st_size) }
-            }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return }
+        let written = line.utf8CString.withUnsafeBufferPointer { buffer in
+            write(descriptor, buffer.baseAddress, buffer.count - 1) == buffer.count - 1
         }
-        close(descriptor)
-        if size > Self.trimBytes { trim() }
+        if written, Int(info.st_size) + line.utf8.count > Self.trimBytes { trim() }
     }
 
     /// The last `count` runs (at most ``kept``), oldest first.
     func last(_ count: Int) -> [Run] {
-        guard count > 0, let data = FileManager.default.contents(atPath: path) else { return [] }
-        let runs = Self.parse(data)
-        return Array(runs.suffix(min(count, Self.kept)))
+        guard count > 0 else { return [] }
+        return Array(Self.parse(tail()).suffix(min(count, Self.kept)))
+    }
+
+    /// The last ``readBytes`` of the file, from its first whole line; empty unless it is a
+    /// regular file.
+    private func tail() -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard descriptor >= 0 else { return [] }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return [] }
+        let start = max(0, Int(info.st_size) - Self.readBytes)
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) - start)
+        let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(start)) }
+        guard count > 0 else { return [] }
+        bytes.removeLast(bytes.count - count)
+        if start > 0, let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) { bytes.removeFirst(newline + 1) }
+        return bytes
     }
 
     /// Forgets every run.
@@ -70,22 +89,26 @@ struct RunLog {
     private func trim() {
         guard let lock = FileLock.acquire(lockPath, wait: false) else { return }
         defer { lock.unlock() }
-        guard let data = FileManager.default.contents(atPath: path) else { return }
-        let lines = data.split(separator: UInt8(ascii: "\n")).suffix(Self.kept)
+        let lines = tail().split(separator: UInt8(ascii: "\n")).suffix(Self.kept)
+        guard !lines.isEmpty else { return }
         var bytes: [UInt8] = []
         for line in lines {
             bytes.append(contentsOf: line)
             bytes.append(UInt8(ascii: "\n"))
         }
         let temporary = path + ".\(getpid()).new"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else { return }
-        if rename(temporary, path) != 0 { unlink(temporary) }
+        unlink(temporary)  // one a killed trim left
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { return }
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count
+        close(descriptor)
+        if !written || rename(temporary, path) != 0 { unlink(temporary) }
     }
 
     /// The runs in `data`, skipping every line that does not read as one.
-    static func parse(_ data: Data) -> [Run] {
+    static func parse(_ bytes: [UInt8]) -> [Run] {
         var runs: [Run] = []
-        for line in data.split(separator: UInt8(ascii: "\n")) {
+        for line in bytes.split(separator: UInt8(ascii: "\n")) {
             let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
             guard fields.count == 6, let at = Double(String(decoding: fields[0], as: UTF8.self)), at.isFinite else { continue }
             let counts = fields[2...].map { Int(String(decoding: $0, as: UTF8.self)) }

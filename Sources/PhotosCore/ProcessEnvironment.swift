@@ -6,8 +6,10 @@ import Glibc
 
 /// The process's environment variables, read straight from `environ`.
 ///
-/// `ProcessInfo.processInfo.environment` gives the same dictionary at some 850,000
-/// instructions on first use (Foundation's set-up), a tenth of a cached listing.
+/// `ProcessInfo.processInfo.environment` costs some 850,000 instructions on first use
+/// (Foundation's set-up), a tenth of a cached listing. It reads the same entries, with two
+/// differences in what no normal environment holds: of a name given twice it keeps the last
+/// value (here the first, as `getenv`), and it skips bytes that are not UTF-8 (here repaired).
 public enum ProcessEnvironment {
     /// Every `NAME=value` entry; an entry without `=` is skipped, and of a name given twice the
     /// first value counts, as `getenv` reads it.

@@ -58,6 +58,9 @@ final class CurlLoop: @unchecked Sendable {
     /// Runs just before a wake-up is sent (a test seam: tests slow it down to widen races).
     let wakeUpProbe: (@Sendable () -> Void)?
     let statistics = Mutex(TransportStatistics())
+    /// Whether a server could not be verified through the system's certificate folder, so new
+    /// connections trust the whole system bundle (see ``TrustStore``).
+    let trustsWholeBundle = Atomic(false)
     /// Hosts that could not be reached, until when they are failed fast.
     let downHosts = Mutex<[String: ContinuousClock.Instant]>([:])
 
@@ -373,7 +376,7 @@ final class CurlLoop: @unchecked Sendable {
     /// was added.
     private func add(_ transfer: Transfer, freshConnection: Bool = false) -> Bool {
         do {
-            let easy = try transfer.makeHandle(configuration: configuration)
+            let easy = try transfer.makeHandle(configuration: configuration, wholeBundle: trustsWholeBundle.load(ordering: .relaxed))
             if freshConnection { photos_curl_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1) }
             let code = photos_curl_multi_add_handle(multi, easy)
             guard code == CURLM_OK else {

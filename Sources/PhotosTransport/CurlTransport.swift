@@ -138,6 +138,7 @@ public final class CurlTransport: HTTPFetching {
             try Task.checkCancellation()
             if loop.isDown(host) { throw TransportError.hostDown(host: host) }
             let delay: Duration
+            let trustedWholeBundle = loop.trustsWholeBundle.load(ordering: .relaxed)
             do {
                 var response = try await attemptOnce(request, destination: destination, host: host)
                 response.attempts = attempt
@@ -150,6 +151,13 @@ public final class CurlTransport: HTTPFetching {
                 }
                 delay = wait
             } catch let error as TransportError {
+                // Not verified through the system's folder: once more, trusting the whole
+                // system bundle, as every later connection of this run will.
+                if case .tls = error, !trustedWholeBundle, hasWholeBundleFallback {
+                    loop.trustsWholeBundle.store(true, ordering: .relaxed)
+                    attempt -= 1
+                    continue
+                }
                 if case .cannotResolve = error { markDown(host) }
                 guard Self.isRetryable(error), attempt < policy.maxAttempts, takeRetryToken() else {
                     if error.isHostFailure { markDown(host) }
@@ -160,6 +168,11 @@ public final class CurlTransport: HTTPFetching {
             loop.statistics.withLock { $0.retries += 1 }
             try await Task.sleep(for: delay)
         }
+    }
+
+    /// Whether a TLS failure may be tried again trusting the whole system bundle.
+    private var hasWholeBundleFallback: Bool {
+        TrustStore.wholeBundle(extra: configuration.caBundlePath, system: configuration.systemTrust ?? TrustStore.system) != nil
     }
 
     private func attemptOnce(_ request: HTTPRequest, destination: TransferDestination, host: String) async throws -> HTTPResponse {

@@ -89,7 +89,9 @@ final class Transfer: @unchecked Sendable {
     }
 
     /// Creates and configures the easy handle. Runs on the loop thread.
-    func makeHandle(configuration: TransportConfiguration) throws(TransportError) -> UnsafeMutableRawPointer {
+    /// - Parameter wholeBundle: whether a server could not be verified through the system's
+    ///   folder this run, so the whole system bundle is trusted (``TrustStore``).
+    func makeHandle(configuration: TransportConfiguration, wholeBundle: Bool = false) throws(TransportError) -> UnsafeMutableRawPointer {
         guard let easy = photos_curl_easy_init() else {
             throw .other(host: host, code: Int(CURLE_FAILED_INIT.rawValue), detail: "curl_easy_init failed")
         }
@@ -119,7 +121,9 @@ final class Transfer: @unchecked Sendable {
         set(CURLOPT_BUFFERSIZE, photos_curl_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, bufferSize))
         set(CURLOPT_SSL_VERIFYPEER, photos_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1))
         set(CURLOPT_SSL_VERIFYHOST, photos_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2))
-        if let trust = TrustStore.choose(extra: configuration.caBundlePath, system: configuration.systemTrust ?? TrustStore.system) {
+        let system = configuration.systemTrust ?? TrustStore.system
+        let fallback = wholeBundle ? TrustStore.wholeBundle(extra: configuration.caBundlePath, system: system) : nil
+        if let trust = fallback ?? TrustStore.choose(extra: configuration.caBundlePath, system: system) {
             set(CURLOPT_CAINFO, photos_curl_easy_setopt_string(easy, CURLOPT_CAINFO, trust.bundle))
             set(CURLOPT_CAPATH, photos_curl_easy_setopt_string(easy, CURLOPT_CAPATH, trust.folder))
         }

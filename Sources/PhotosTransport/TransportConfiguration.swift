@@ -36,7 +36,9 @@ public struct TransportConfiguration: Sendable {
     /// A transfer slower than this many bytes per second for `lowSpeedTime` is a stall.
     public var lowSpeedLimit: Int = 1024
     public var lowSpeedTime: Duration = .seconds(30)
-    /// Extra CA certificates (PEM) trusted beside the system store.
+    /// Extra CA certificates (PEM), trusted beside the system's when those come from a hashed
+    /// folder (Debian's /etc/ssl/certs); where the system has only a bundle, in its place, as
+    /// libcurl's own CURLOPT_CAINFO (see ``TrustStore``).
     public var caBundlePath: String?
     /// The system's certificates, when not libcurl's own (for tests).
     var systemTrust: TrustStore.System?

@@ -10,6 +10,11 @@ import Foundation
 /// run's later connections only when no folder is set beside the bundle. Debian's libcurl sets
 /// both by default, so every connection paid for the whole bundle: six times a host in a save.
 /// From a folder, OpenSSL reads only the certificates a server's chain names.
+///
+/// A certificate appended to the system bundle by hand (a company's CA, `cat corp.pem >>
+/// ca-certificates.crt` in a container) has no name in the folder. So when a server cannot be
+/// verified through the folder, the transport asks again trusting the whole bundle
+/// (``wholeBundle(extra:system:)``), and keeps to it for the rest of the run.
 struct TrustStore: Equatable, Sendable {
     var bundle: String?
     var folder: String?
@@ -21,7 +26,8 @@ struct TrustStore: Equatable, Sendable {
     }
 
     /// - Parameters:
-    ///   - extra: `PHOTOS_CA_BUNDLE`'s file, trusted beside the system's certificates.
+    ///   - extra: `PHOTOS_CA_BUNDLE`'s file: beside the system's folder, or in place of the
+    ///     system's bundle when there is no folder (libcurl takes one bundle).
     ///   - system: the system's certificates.
     /// - Returns: nil to leave libcurl's defaults, when the system offers neither.
     static func choose(extra: String?, system: System) -> TrustStore? {
@@ -31,6 +37,15 @@ struct TrustStore: Equatable, Sendable {
         // A bundle alone: libcurl builds its store once and keeps it for the later connections.
         if let bundle = extra ?? system.bundle { return TrustStore(bundle: bundle, folder: nil) }
         return nil
+    }
+
+    /// What to trust when a server could not be verified with ``choose(extra:system:)``'s
+    /// store: the system bundle alone (its store built once and kept), or nil when that store
+    /// was the bundle already, or an extra bundle was given (then the folder and that bundle
+    /// are what the user asked for, as before this choice existed).
+    static func wholeBundle(extra: String?, system: System) -> TrustStore? {
+        guard extra == nil, system.folder != nil, let bundle = system.bundle else { return nil }
+        return TrustStore(bundle: bundle, folder: nil)
     }
 
     /// What this libcurl has built in (CURLINFO_CAINFO and CURLINFO_CAPATH, libcurl 7.84+): a

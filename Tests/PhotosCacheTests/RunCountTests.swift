@@ -72,6 +72,35 @@ import Testing
         }
     }
 
+    @Test func aLongSessionRecordsWhatItReadAtItsStart() async throws {
+        // browse reads a page, then the user looks at it for minutes: at the end, the recorded
+        // access is old, and the read is written, with the time the session ended.
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let provider = FakeProvider { _, _ in .page(FakeProvider.photos("p", count: 2)) }
+        let query = ListQuery(page: 1, perPage: 2)
+        var cache = bed.cache()
+        let urls = try await cache.listing(query, from: provider, mode: .normal).page.photos.compactMap(\.thumbnailURL)
+        _ = await ImageFetcher(cache: cache, http: FakeImages()).fetchAll(urls.map { ($0, "fake") })
+        cache.finish(command: "list")
+        cache.close()
+
+        bed.clock.advance(10)
+        cache = bed.cache()
+        _ = try await cache.listing(query, from: provider, mode: .offline)
+        #expect(cache.cachedImages(urls).count == 2)
+        bed.clock.advance(600)
+        #expect(cache.cachedImages(urls).count == 2, "from memory now")
+        cache.finish(command: "browse")
+        cache.close()
+        let reader = bed.cache()
+        defer { reader.close() }
+        let accesses = try reader.index.read { db in
+            try Double.fetchAll(db, sql: "SELECT last_access FROM listing UNION ALL SELECT last_access FROM image")
+        }
+        #expect(accesses == Array(repeating: 1_700_000_610, count: 3))
+    }
+
     @Test func theLogKeepsTheLastHundredRunsAndSkipsLinesThatAreNotRuns() throws {
         let bed = try CacheBed()
         defer { bed.remove() }
@@ -93,5 +122,18 @@ import Testing
         try Data(hostile.utf8).write(to: URL(fileURLWithPath: log.path))
         #expect(log.last(10) == [RunLog.Run(at: 7, command: "show", listingHits: 1, listingMisses: 0, imageHits: 0, imageMisses: 0)])
         #expect(try cache.statistics().runs == 1)
+
+        // A FIFO in its place neither blocks a command nor counts; a link is not followed.
+        try FileManager.default.removeItem(atPath: log.path)
+        #expect(mkfifo(log.path, 0o600) == 0)
+        log.append(RunLog.Run(at: 8, command: "list", listingHits: 1, listingMisses: 0, imageHits: 0, imageMisses: 0))
+        #expect(log.last(10).isEmpty)
+        try FileManager.default.removeItem(atPath: log.path)
+        let elsewhere = bed.folder.appendingPathComponent("elsewhere").path
+        try Data("9\tlist\t1\t0\t0\t0\n".utf8).write(to: URL(fileURLWithPath: elsewhere))
+        try FileManager.default.createSymbolicLink(atPath: log.path, withDestinationPath: elsewhere)
+        log.append(RunLog.Run(at: 10, command: "list", listingHits: 1, listingMisses: 0, imageHits: 0, imageMisses: 0))
+        #expect(log.last(10).isEmpty)
+        #expect(try String(contentsOfFile: elsewhere, encoding: .utf8) == "9\tlist\t1\t0\t0\t0\n")
     }
 }

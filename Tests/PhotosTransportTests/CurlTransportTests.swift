@@ -88,10 +88,10 @@ import Testing
             let other = FixtureServerConfiguration.defaultFixturesDirectory.appendingPathComponent("tls/other-ca.pem").path
             let withServerCA = try Self.hashedFolder([server.caFile])
             let withoutIt = try Self.hashedFolder([other])
-            func transport(extra: String?, system folder: TemporaryFolder) throws -> CurlTransport {
+            func transport(extra: String?, system folder: TemporaryFolder, bundle: String? = nil) throws -> CurlTransport {
                 var configuration = TransportConfiguration()
                 configuration.caBundlePath = extra
-                configuration.systemTrust = TrustStore.System(bundle: nil, folder: folder.url.path)
+                configuration.systemTrust = TrustStore.System(bundle: bundle, folder: folder.url.path)
                 configuration.retry = .none
                 configuration.maxConcurrentStreams = 10
                 return try CurlTransport(configuration: configuration)
@@ -108,6 +108,35 @@ import Testing
             await #expect(throws: TransportError.self) {
                 _ = try await untrusting.data(for: HTTPRequest(url: "\(server.url)/thumbs/0.jpg"))
             }
+            // Nor with a system bundle without it, which the transport tries once more with.
+            let stillUntrusting = try transport(extra: nil, system: withoutIt, bundle: other)
+            await #expect(throws: TransportError.self) {
+                _ = try await stillUntrusting.data(for: HTTPRequest(url: "\(server.url)/thumbs/0.jpg"))
+            }
+            #expect(stillUntrusting.statistics.retries == 0, "the second try is not a retry of the policy")
+        }
+    }
+
+    @Test func aServerNotInTheSystemFolderIsVerifiedWithTheWholeSystemBundle() async throws {
+        // A CA appended to the system bundle by hand has no name in the hashed folder: the
+        // first connection fails to verify through the folder, and the transport asks again
+        // trusting the whole bundle, for this transfer and every later one.
+        try await withFixtureServer(FixtureServerConfiguration(latencyMilliseconds: 50, maxConcurrentStreams: 10)) { server in
+            let other = FixtureServerConfiguration.defaultFixturesDirectory.appendingPathComponent("tls/other-ca.pem").path
+            let folder = try Self.hashedFolder([other])
+            let bundles = try TemporaryFolder()
+            let bundle = bundles.appending("ca-certificates.crt")
+            try (Data(contentsOf: URL(fileURLWithPath: other)) + Data(contentsOf: URL(fileURLWithPath: server.caFile))).write(to: bundle)
+            var configuration = TransportConfiguration()
+            configuration.systemTrust = TrustStore.System(bundle: bundle.path, folder: folder.url.path)
+            configuration.retry = .none
+            configuration.maxConcurrentStreams = 10
+            let transport = try CurlTransport(configuration: configuration)
+
+            let responses = try await Self.downloadThumbnails(30, from: server, with: transport, into: try TemporaryFolder())
+            #expect(responses.count == 30 && responses.values.allSatisfy { $0.status == 200 })
+            let later = try await transport.data(for: HTTPRequest(url: "\(server.url)/thumbs/99.jpg"))
+            #expect(later.status == 200)
         }
     }
 
@@ -120,6 +149,11 @@ import Testing
         #expect(TrustStore.choose(extra: "/x/ca.pem", system: bundleOnly) == TrustStore(bundle: "/x/ca.pem", folder: nil))
         #expect(TrustStore.choose(extra: nil, system: TrustStore.System()) == nil, "libcurl's own defaults")
         #expect(TrustStore.choose(extra: "/x/ca.pem", system: TrustStore.System()) == TrustStore(bundle: "/x/ca.pem", folder: nil))
+        // After a server the folder could not verify: the whole bundle, unless that was the store already.
+        #expect(TrustStore.wholeBundle(extra: nil, system: system) == TrustStore(bundle: "/etc/ssl/certs/ca-certificates.crt", folder: nil))
+        #expect(TrustStore.wholeBundle(extra: "/x/ca.pem", system: system) == nil, "the folder and the extra bundle, as asked")
+        #expect(TrustStore.wholeBundle(extra: nil, system: bundleOnly) == nil)
+        #expect(TrustStore.wholeBundle(extra: nil, system: TrustStore.System(bundle: nil, folder: "/etc/ssl/certs")) == nil)
 
         let hashed = try Self.hashedFolder([FixtureServerConfiguration.defaultFixturesDirectory.appendingPathComponent("tls/ca.pem").path])
         #expect(TrustStore.isHashedFolder(hashed.url.path))
