@@ -172,7 +172,7 @@ public final class CurlTransport: HTTPFetching {
 
     /// Whether a TLS failure may be tried again trusting the whole system bundle.
     private var hasWholeBundleFallback: Bool {
-        TrustStore.wholeBundle(extra: configuration.caBundlePath, system: configuration.systemTrust ?? TrustStore.system) != nil
+        TrustStore.wholeBundle(extra: configuration.caBundlePath, system: configuration.trustedSystem) != nil
     }
 
     private func attemptOnce(_ request: HTTPRequest, destination: TransferDestination, host: String) async throws -> HTTPResponse {

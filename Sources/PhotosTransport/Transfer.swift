@@ -121,7 +121,7 @@ final class Transfer: @unchecked Sendable {
         set(CURLOPT_BUFFERSIZE, photos_curl_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, bufferSize))
         set(CURLOPT_SSL_VERIFYPEER, photos_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1))
         set(CURLOPT_SSL_VERIFYHOST, photos_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2))
-        let system = configuration.systemTrust ?? TrustStore.system
+        let system = configuration.trustedSystem
         let fallback = wholeBundle ? TrustStore.wholeBundle(extra: configuration.caBundlePath, system: system) : nil
         if let trust = fallback ?? TrustStore.choose(extra: configuration.caBundlePath, system: system) {
             set(CURLOPT_CAINFO, photos_curl_easy_setopt_string(easy, CURLOPT_CAINFO, trust.bundle))

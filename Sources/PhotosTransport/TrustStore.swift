@@ -81,3 +81,9 @@ struct TrustStore: Equatable, Sendable {
         return false
     }
 }
+
+extension TransportConfiguration {
+    /// The system's certificates this transport trusts: ``systemTrust`` when a test set it,
+    /// else libcurl's own.
+    var trustedSystem: TrustStore.System { systemTrust ?? TrustStore.system }
+}
