@@ -69,11 +69,12 @@ public struct ImageFetcher: Sendable {
         progress: @escaping @Sendable (Bool) -> Void = { _ in }
     ) async -> Batch {
         var providers: [String: String?] = [:]
-        for item in urls where providers[item.url] == nil { providers[item.url] = item.provider }
         var batch = Batch()
+        // In the order asked: the first rows' images come first.
         var allowed: [String] = []
-        for url in providers.keys {
-            if URLPolicy.isAllowed(url) { allowed.append(url) } else { batch.refused += 1 }
+        for item in urls where providers[item.url] == nil {
+            providers[item.url] = item.provider
+            if URLPolicy.isAllowed(item.url) { allowed.append(item.url) } else { batch.refused += 1 }
         }
         batch.files = cache.cachedImages(allowed)
         batch.cached = batch.files.count
@@ -83,59 +84,22 @@ public struct ImageFetcher: Sendable {
             return batch
         }
         willDownload(missing.count)
-        let window = Self.window(for: http)
-        http.expectRequests(for: Array(missing.prefix(window)))
-        return await withTaskGroup(of: Outcome.self) { group in
-            // A window of tasks rather than one per URL up front: the transport runs only so many
-            // transfers at once, and every waiting task costs memory.
-            var next = missing.startIndex
-            func addNext() {
-                guard next < missing.endIndex else { return }
-                let url = missing[next]
-                next += 1
-                let provider = providers[url] ?? nil
-                group.addTask {
-                    do {
-                        let file = try await cache.download(url, provider: provider, http: http, maxBytes: maxImageBytes)
-                        progress(false)
-                        return Outcome(url: url, result: .success(file))
-                    } catch {
-                        progress(true)
-                        return Outcome(url: url, result: .failure(error))
-                    }
-                }
+        let results = await cache.downloadAll(
+            missing.map { (url: $0, provider: providers[$0] ?? nil) }, http: http, maxBytes: maxImageBytes, progress: progress)
+        for url in missing {
+            switch results[url] ?? .failure(CancellationError()) {
+            case .success(let file):
+                batch.files[url] = file
+            case .failure(TransportError.unsupportedScheme):
+                batch.refused += 1
+            case .failure(let error):
+                let host = Self.host(url)
+                let count = (batch.failuresByHost[host]?.count ?? 0) + 1
+                let first = batch.failuresByHost[host]?.error ?? PhotoCache.describe(error)
+                batch.failuresByHost[host] = (first, count)
             }
-            for _ in 0..<window { addNext() }
-            for await outcome in group {
-                addNext()
-                let url = outcome.url
-                switch outcome.result {
-                case .success(let file):
-                    batch.files[url] = file
-                case .failure(TransportError.unsupportedScheme):
-                    batch.refused += 1
-                case .failure(let error):
-                    let host = Self.host(url)
-                    let count = (batch.failuresByHost[host]?.count ?? 0) + 1
-                    let first = batch.failuresByHost[host]?.error ?? PhotoCache.describe(error)
-                    batch.failuresByHost[host] = (first, count)
-                }
-            }
-            return batch
         }
-    }
-
-    /// Downloads in flight at once: what the transport carries at once, and a few queued behind
-    /// so that a finished transfer is replaced without waiting for a task to be created.
-    static func window(for http: any HTTPFetching) -> Int {
-        http.concurrentTransfers + 28
-    }
-
-    /// One transfer's result. A struct, not a tuple: tuples holding existentials passed through a
-    /// task group crashed release builds (Swift 6.3, Linux).
-    struct Outcome: Sendable {
-        var url: String
-        var result: Result<URL, any Error>
+        return batch
     }
 
     /// The host of `url`, as failures are grouped.

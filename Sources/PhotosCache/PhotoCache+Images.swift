@@ -97,6 +97,126 @@ extension PhotoCache {
         }
     }
 
+    /// Brings every URL of `wanted` into the cache, as ``download(_:provider:http:maxBytes:)``
+    /// does one, in one batch handed to the transport (``HTTPFetching/downloadAll(_:each:)``):
+    /// each file is checked and recorded as its transfer ends, without a task per image. A URL
+    /// another caller is downloading already is waited for instead.
+    /// - Parameter progress: called once per URL as it ends, with whether it failed.
+    /// - Returns: the file or the error of every URL.
+    public func downloadAll(
+        _ wanted: [(url: String, provider: String?)], http: any HTTPFetching, maxBytes: Int,
+        progress: @escaping @Sendable (Bool) -> Void = { _ in }
+    ) async -> [String: Result<URL, any Error>] {
+        var mine: [(url: String, provider: String?, shared: SharedDownload)] = []
+        var others: [(url: String, provider: String?)] = []
+        inFlight.withLock { downloads in
+            for item in wanted {
+                if downloads[item.url] != nil {
+                    others.append((item.url, item.provider))
+                } else {
+                    let started = SharedDownload()
+                    downloads[item.url] = started
+                    mine.append((item.url, item.provider, started))
+                }
+            }
+        }
+        var results: [String: Result<URL, any Error>] = [:]
+        results.reserveCapacity(wanted.count)
+        // Every image lives in one folder: one `mkdir` for the batch.
+        let relatives = mine.map { store.relativePath(for: $0.url) }
+        var folderError: (any Error)?
+        if let first = relatives.first {
+            do { try store.prepareFolder(relativePath: first) } catch { folderError = error }
+        }
+        let outcomes = Mutex([Result<URL, any Error>?](repeating: nil, count: mine.count))
+        if let folderError {
+            outcomes.withLock { $0 = Array(repeating: .failure(folderError), count: mine.count) }
+        } else {
+            let items = zip(mine, relatives).map { item, relative in
+                // Joined as a string: appending a component to a URL parses it again.
+                (request: HTTPRequest(url: item.url, maxBodyBytes: maxBytes),
+                 file: URL(filePath: rootPath + "/" + relative, directoryHint: .notDirectory))
+            }
+            await http.downloadAll(items) { [self, mine] index, result in
+                let item = mine[index]
+                let outcome = result.flatMap { response in
+                    recordDownload(item.url, provider: item.provider, relative: relatives[index], to: items[index].file, response: response)
+                }
+                outcomes.withLock { $0[index] = outcome }
+                // Waiters of another caller learn it now; a file removed under us is fetched
+                // again below, so that one waits.
+                if !Self.wasRemoved(outcome) { finishDownload(item.url, item.shared, outcome) }
+                progress(!Self.isSuccess(outcome))
+            }
+        }
+        let ended = outcomes.withLock { $0 }
+        for (index, item) in mine.enumerated() {
+            var outcome = ended[index] ?? .failure(CancellationError())
+            if Self.wasRemoved(outcome) {
+                // Evicted by another process between its rename and the size check: once more.
+                do {
+                    outcome = .success(try await performDownload(item.url, provider: item.provider, http: http, maxBytes: maxBytes))
+                } catch {
+                    outcome = .failure(error)
+                }
+                finishDownload(item.url, item.shared, outcome)
+                progress(!Self.isSuccess(outcome))
+            } else if ended[index] == nil {
+                finishDownload(item.url, item.shared, outcome)
+            }
+            results[item.url] = outcome
+        }
+        for other in others {
+            do {
+                results[other.url] = .success(try await download(other.url, provider: other.provider, http: http, maxBytes: maxBytes))
+            } catch {
+                results[other.url] = .failure(error)
+            }
+            progress(!Self.isSuccess(results[other.url]!))
+        }
+        return results
+    }
+
+    /// Publishes the end of a download this caller ran to those waiting for it.
+    private func finishDownload(_ url: String, _ shared: SharedDownload, _ result: Result<URL, any Error>) {
+        inFlight.withLock { downloads in
+            if downloads[url] === shared { downloads[url] = nil }
+        }
+        shared.finish(result)
+    }
+
+    private static func isSuccess(_ result: Result<URL, any Error>) -> Bool {
+        if case .success = result { return true }
+        return false
+    }
+
+    /// Whether `result` says the file was gone before its size could be checked.
+    private static func wasRemoved(_ result: Result<URL, any Error>) -> Bool {
+        if case .failure(DownloadedFileRemoved.removed) = result { return true }
+        return false
+    }
+
+    private enum DownloadedFileRemoved: Error { case removed }
+
+    /// Checks and records a download that ended with `response`: the file and its size go to
+    /// memory and, at the end of the command, to the index.
+    private func recordDownload(
+        _ url: String, provider: String?, relative: String, to target: URL, response: HTTPResponse
+    ) -> Result<URL, any Error> {
+        guard response.isSuccess else {
+            return .failure(PhotosError.unavailable(provider: URLComponents(string: url)?.host ?? "unknown host", detail: "HTTP \(response.status)"))
+        }
+        guard let size = configuration.fileSystem.fileSize(atPath: target.path) else { return .failure(DownloadedFileRemoved.removed) }
+        let record = ImageRecord(url: url, path: relative, size: size, provider: provider)
+        memory.withLock { $0[url] = target }
+        run.withLock { run in
+            run.imageMisses += 1
+            run.newImages[url] = record
+            run.brokenImages[url] = nil
+        }
+        return .success(target)
+    }
+
     /// Callers waiting for the download of `url` another caller is running (for tests).
     func waitersForDownload(_ url: String) -> Int {
         inFlight.withLock { $0[url] }?.waiterCount ?? 0
@@ -113,18 +233,11 @@ extension PhotoCache {
         // once, rather than report a failure.
         for _ in 1...2 {
             let response = try await http.download(HTTPRequest(url: url, maxBodyBytes: maxBytes), to: target)
-            guard response.isSuccess else {
-                throw PhotosError.unavailable(provider: URLComponents(string: url)?.host ?? "unknown host", detail: "HTTP \(response.status)")
+            switch recordDownload(url, provider: provider, relative: relative, to: target, response: response) {
+            case .success(let file): return file
+            case .failure(DownloadedFileRemoved.removed): continue
+            case .failure(let error): throw error
             }
-            guard let size = configuration.fileSystem.fileSize(atPath: target.path) else { continue }
-            let record = ImageRecord(url: url, path: relative, size: size, provider: provider)
-            memory.withLock { $0[url] = target }
-            run.withLock { run in
-                run.imageMisses += 1
-                run.newImages[url] = record
-                run.brokenImages[url] = nil
-            }
-            return target
         }
         throw TransportError.fileSystem(path: target.path, detail: "the downloaded file was removed before it could be used")
     }

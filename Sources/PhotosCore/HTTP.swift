@@ -139,6 +139,16 @@ public protocol HTTPFetching: Sendable {
     /// - Throws: `TransportError`; `CancellationError` when the task is cancelled.
     func download(_ request: HTTPRequest, resuming partial: URL) async throws -> HTTPResponse
 
+    /// Downloads every item to its file, as ``download(_:to:)`` does each, and returns once
+    /// every item has ended. `each` is called with an item's index and outcome as it ends, on
+    /// whatever thread ended it (the transport's own, possibly): it must be short and must not
+    /// block. Cancelling the calling task cancels what is in flight; the items that were not
+    /// saved then end with `CancellationError`.
+    func downloadAll(
+        _ items: [(request: HTTPRequest, file: URL)],
+        each: @escaping @Sendable (Int, Result<HTTPResponse, any Error>) -> Void
+    ) async
+
     /// How many transfers it carries at once. Callers with many to fetch keep about this many in
     /// flight: more would only wait in its queue, each costing memory.
     var concurrentTransfers: Int { get }
@@ -154,6 +164,30 @@ extension HTTPFetching {
     public var concurrentTransfers: Int { 100 }
 
     public func expectRequests(for urls: [String]) {}
+
+    /// One task per item, as many at once as the transport carries.
+    public func downloadAll(
+        _ items: [(request: HTTPRequest, file: URL)],
+        each: @escaping @Sendable (Int, Result<HTTPResponse, any Error>) -> Void
+    ) async {
+        await withTaskGroup(of: Void.self) { group in
+            var next = items.startIndex
+            func addNext() {
+                guard next < items.endIndex else { return }
+                let (index, item) = (next, items[next])
+                next += 1
+                group.addTask {
+                    do {
+                        each(index, .success(try await download(item.request, to: item.file)))
+                    } catch {
+                        each(index, .failure(error))
+                    }
+                }
+            }
+            for _ in 0..<(concurrentTransfers + 28) { addNext() }
+            for await _ in group { addNext() }
+        }
+    }
 
     /// Without support for ranges: the whole body, published at `partial` when complete.
     public func download(_ request: HTTPRequest, resuming partial: URL) async throws -> HTTPResponse {

@@ -283,7 +283,8 @@ final class CurlLoop: @unchecked Sendable {
     private func hostQueue(_ host: String) -> HostQueue {
         if let known = hosts[host] { return known }
         let queue = HostQueue(admission: HostAdmission(
-            streamsPerConnection: configuration.maxConcurrentStreams, maxConnections: configuration.maxConnectionsPerHost))
+            streamsPerConnection: configuration.maxConcurrentStreams, maxConnections: configuration.maxConnectionsPerHost,
+            queuedPerConnection: configuration.queuedTransfersPerConnection))
         hosts[host] = queue
         return queue
     }

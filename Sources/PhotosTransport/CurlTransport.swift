@@ -8,7 +8,7 @@ import Synchronization
 /// bodies come back in memory.
 public final class CurlTransport: HTTPFetching {
     public let configuration: TransportConfiguration
-    private let loop: CurlLoop
+    let loop: CurlLoop
     private let coalescer = RequestCoalescer<HTTPRequest, HTTPResponse>()
     private let retryTokens: Mutex<Double>
     private let isShutDown = Mutex(false)
@@ -131,42 +131,81 @@ public final class CurlTransport: HTTPFetching {
         let host = try Self.validatedHost(request.url)
         var request = request
         request.url = Self.upgradingToHTTPS(request.url, host: host)
+        return try await attempts(request, destination: destination, host: host)
+    }
+
+    /// Runs attempts at `request` until one gives an answer that is not retried; `made` attempts
+    /// were already made (by ``downloadAll(_:each:)``).
+    func attempts(_ request: HTTPRequest, destination: TransferDestination, host: String, made: Int = 0) async throws -> HTTPResponse {
         let policy = request.retryable ? configuration.retry : .none
-        var attempt = 0
+        var attempt = made
         while true {
             attempt += 1
             try Task.checkCancellation()
             if loop.isDown(host) { throw TransportError.hostDown(host: host) }
-            let delay: Duration
             let trustedWholeBundle = loop.trustsWholeBundle.load(ordering: .relaxed)
+            let result: Result<HTTPResponse, any Error>
             do {
-                var response = try await attemptOnce(request, destination: destination, host: host)
-                response.attempts = attempt
-                guard Self.isRetryable(status: response.status), attempt < policy.maxAttempts,
-                      let wait = retryDelay(after: response, attempt: attempt, policy: policy),
-                      takeRetryToken()
-                else {
-                    if response.isSuccess { refillRetryTokens() }
-                    return response
-                }
-                delay = wait
-            } catch let error as TransportError {
-                // Not verified through the system's folder: once more, trusting the whole
-                // system bundle, as every later connection of this run will.
-                if case .tls = error, !trustedWholeBundle, hasWholeBundleFallback {
-                    loop.trustsWholeBundle.store(true, ordering: .relaxed)
-                    attempt -= 1
-                    continue
-                }
-                if case .cannotResolve = error { markDown(host) }
-                guard Self.isRetryable(error), attempt < policy.maxAttempts, takeRetryToken() else {
-                    if error.isHostFailure { markDown(host) }
-                    throw error
-                }
-                delay = policy.backoff(afterAttempt: attempt)
+                result = .success(try await attemptOnce(request, destination: destination, host: host))
+            } catch {
+                result = .failure(error)
             }
-            loop.statistics.withLock { $0.retries += 1 }
-            try await Task.sleep(for: delay)
+            switch judge(result, attempt: attempt, policy: policy, host: host, trustedWholeBundle: trustedWholeBundle) {
+            case .answer(var response):
+                response.attempts = attempt
+                return response
+            case .failure(let error):
+                throw error
+            case .again:
+                attempt -= 1
+            case .retry(let delay):
+                loop.statistics.withLock { $0.retries += 1 }
+                try await Task.sleep(for: delay)
+            }
+        }
+    }
+
+    /// What follows an attempt.
+    enum Verdict {
+        /// The answer to return (success or an HTTP status not retried).
+        case answer(HTTPResponse)
+        case failure(any Error)
+        /// Once more at once, not counted as an attempt (trusting the whole system bundle).
+        case again
+        /// Once more after a pause.
+        case retry(Duration)
+    }
+
+    /// Judges attempt number `attempt`: retried within `policy` and the retry budget, or final.
+    /// Marks hosts down and switches to the whole system bundle as a side effect.
+    func judge(
+        _ result: Result<HTTPResponse, any Error>, attempt: Int, policy: RetryPolicy, host: String, trustedWholeBundle: Bool
+    ) -> Verdict {
+        switch result {
+        case .success(let response):
+            guard Self.isRetryable(status: response.status), attempt < policy.maxAttempts,
+                  let wait = retryDelay(after: response, attempt: attempt, policy: policy),
+                  takeRetryToken()
+            else {
+                if response.isSuccess { refillRetryTokens() }
+                return .answer(response)
+            }
+            return .retry(wait)
+        case .failure(let error as TransportError):
+            // Not verified through the system's folder: once more, trusting the whole
+            // system bundle, as every later connection of this run will.
+            if case .tls = error, !trustedWholeBundle, hasWholeBundleFallback {
+                loop.trustsWholeBundle.store(true, ordering: .relaxed)
+                return .again
+            }
+            if case .cannotResolve = error { markDown(host) }
+            guard Self.isRetryable(error), attempt < policy.maxAttempts, takeRetryToken() else {
+                if error.isHostFailure { markDown(host) }
+                return .failure(error)
+            }
+            return .retry(policy.backoff(afterAttempt: attempt))
+        case .failure(let error):
+            return .failure(error)
         }
     }
 

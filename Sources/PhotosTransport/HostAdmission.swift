@@ -31,6 +31,13 @@
 /// when it finishes. Connections stay counted between bursts, as libcurl keeps them
 /// (CURLMOPT_MAXCONNECTS), until the host has been idle long enough for them to be closed.
 ///
+/// Once every connection libcurl may open to the host is up, the loop also hands libcurl up to
+/// `queuedPerConnection` transfers per connection past their streams. libcurl keeps them
+/// pending (it may open no more connections) and starts each on the first stream that frees,
+/// within the same pass over its transfers. A pass over hundreds of transfers receiving data
+/// can take tens of milliseconds; without transfers pending inside libcurl, the streams freed
+/// during it would stay idle until the pass ends and the loop hands over the next transfers.
+///
 /// When the server allows fewer streams than `streamsPerConnection`, libcurl itself opens more
 /// connections for the transfers its streams cannot take; CURLMOPT_MAX_HOST_CONNECTIONS still
 /// caps them at `maxConnections`.
@@ -39,6 +46,9 @@ struct HostAdmission: Equatable {
     let streamsPerConnection: Int
     /// The most connections to this host.
     let maxConnections: Int
+    /// Transfers per connection handed to libcurl past the streams, to wait there for one, once
+    /// every connection is up.
+    let queuedPerConnection: Int
 
     /// Transfers handed to libcurl, openers included.
     private(set) var active = 0
@@ -61,9 +71,10 @@ struct HostAdmission: Equatable {
         var total: Int { regular + openers }
     }
 
-    init(streamsPerConnection: Int, maxConnections: Int) {
+    init(streamsPerConnection: Int, maxConnections: Int, queuedPerConnection: Int = 0) {
         self.streamsPerConnection = max(1, streamsPerConnection)
         self.maxConnections = max(1, maxConnections)
+        self.queuedPerConnection = max(0, queuedPerConnection)
     }
 
     /// What may start now while `waiting` transfers of this host wait.
@@ -77,7 +88,9 @@ struct HostAdmission: Equatable {
             let opener = opening == 0 ? 1 : 0
             return Plan(regular: start - opener, openers: opener, openersFirst: true)
         }
-        let free = max(0, streams * connections - (active - opening))
+        // libcurl may open no more connections: transfers past the streams wait inside it.
+        let queued = connections >= maxConnections ? queuedPerConnection * connections : 0
+        let free = max(0, streams * connections + queued - (active - opening))
         let regular = min(waiting, free)
         // Every stream of the connections that are up is taken: the rest need connections,
         // less what the connections being opened will take once they are up.

@@ -6,9 +6,13 @@ import Synchronization
 final class TransferCompletion: Sendable {
     typealias Continuation = CheckedContinuation<Result<HTTPResponse, any Error>, Never>
 
+    typealias Handler = @Sendable (Result<HTTPResponse, any Error>) -> Void
+
     private enum State {
         case idle
         case waiting(Continuation)
+        /// A handler called with the result on the thread that delivers it (the loop thread).
+        case handled(Handler)
         case finished(Result<HTTPResponse, any Error>)
         case resumed
     }
@@ -25,37 +29,64 @@ final class TransferCompletion: Sendable {
             case .finished(let result):
                 state = .resumed
                 return result
-            case .waiting, .resumed:
+            case .waiting, .handled, .resumed:
                 preconditionFailure("a transfer's continuation was installed twice")
             }
         }
         if let ready { continuation.resume(returning: ready) }
     }
 
+    /// Installs a handler instead of a continuation: it runs, once, on the thread that delivers
+    /// the result (the transport's loop thread), so it must be short. Runs at once when the
+    /// result is already known.
+    func handle(_ handler: @escaping Handler) {
+        let ready: Result<HTTPResponse, any Error>? = state.withLock { state in
+            switch state {
+            case .idle:
+                state = .handled(handler)
+                return nil
+            case .finished(let result):
+                state = .resumed
+                return result
+            case .waiting, .handled, .resumed:
+                preconditionFailure("a transfer's continuation was installed twice")
+            }
+        }
+        if let ready { handler(ready) }
+    }
+
     /// Delivers the result. Returns false when the transfer had already completed.
     @discardableResult
     func complete(_ result: Result<HTTPResponse, any Error>) -> Bool {
-        let continuation: Continuation?? = state.withLock { state in
+        enum Delivery { case none, stored, resume(Continuation), call(Handler) }
+        let delivery: Delivery = state.withLock { state in
             switch state {
             case .idle:
                 state = .finished(result)
-                return .some(nil)
+                return .stored
             case .waiting(let continuation):
                 state = .resumed
-                return .some(continuation)
+                return .resume(continuation)
+            case .handled(let handler):
+                state = .resumed
+                return .call(handler)
             case .finished, .resumed:
-                return nil
+                return .none
             }
         }
-        guard let continuation else { return false }
-        continuation?.resume(returning: result)
+        switch delivery {
+        case .none: return false
+        case .stored: return true
+        case .resume(let continuation): continuation.resume(returning: result)
+        case .call(let handler): handler(result)
+        }
         return true
     }
 
     var isCompleted: Bool {
         state.withLock { state in
             switch state {
-            case .idle, .waiting: return false
+            case .idle, .waiting, .handled: return false
             case .finished, .resumed: return true
             }
         }

@@ -15,9 +15,16 @@ public struct TransportConfiguration: Sendable {
     /// The accepted range of ``maxConnectionsPerHost``.
     public static let connectionsPerHostRange = 1...32
 
+    /// Transfers per connection that wait inside libcurl for a stream once a host has all its
+    /// connections (see ``HostAdmission``): a stream freed while libcurl is busy receiving is
+    /// taken at once instead of after its pass over the transfers. Half a connection's streams:
+    /// 1000 files over six connections took 261 ms instead of 291 (medians of 9, 50 ms server
+    /// latency), for their receive buffers' memory while they wait.
+    public var queuedTransfersPerConnection: Int { max(1, maxConcurrentStreams) / 2 }
     /// Transfers handed to libcurl at once; more wait in the transport's own queue. As many as
-    /// one host's connections can carry: more would only wait inside libcurl, costing memory.
-    public var maxActiveTransfers: Int { max(1, maxConnectionsPerHost) * max(1, maxConcurrentStreams) }
+    /// one host's connections can carry, and those queued for their streams: more would only
+    /// wait inside libcurl, costing memory.
+    public var maxActiveTransfers: Int { max(1, maxConnectionsPerHost) * (max(1, maxConcurrentStreams) + queuedTransfersPerConnection) }
     /// libcurl's receive buffer per transfer (CURLOPT_BUFFERSIZE; its default is 16 KiB). Every
     /// transfer in libcurl's hands holds one, and with several connections' streams that is
     /// hundreds: 4 KiB rather than 8 took 1.7 MB off a listing of 500 with thumbnails and 1.4 MB

@@ -229,7 +229,9 @@ import Testing
                 $0.maxConnectionsPerHost = 1
                 $0.maxConcurrentStreams = 10
             }
-            #expect(transport.concurrentTransfers == 10, "libcurl is handed no more than the one connection carries")
+            #expect(
+                transport.concurrentTransfers == 15,
+                "libcurl is handed what the one connection carries and five to wait there for its streams")
             let responses = try await Self.downloadThumbnails(50, from: server, with: transport, into: try TemporaryFolder())
             #expect(responses.count == 50 && responses.values.allSatisfy { $0.status == 200 && $0.httpVersion == .http2 })
             #expect(server.stats().connections == 1)
@@ -275,6 +277,76 @@ import Testing
         }
     }
 
+    /// What a batch download reported, by item.
+    final class BatchOutcomes: Sendable {
+        let ends = Mutex<[Int: [Result<HTTPResponse, any Error>]]>([:])
+        func record(_ index: Int, _ result: Result<HTTPResponse, any Error>) { ends.withLock { $0[index, default: []].append(result) } }
+        var all: [Int: [Result<HTTPResponse, any Error>]] { ends.withLock { $0 } }
+    }
+
+    @Test func aBatchSavesEveryFileRetriesWhatMayBeRetriedAndEndsEachItemOnce() async throws {
+        try await withFixtureServer { server in
+            let transport = try Self.transport(for: server)
+            let folder = try TemporaryFolder()
+            var items = (0..<300).map { index in
+                (request: HTTPRequest(url: "\(server.url)/thumbs/\(index).jpg"), file: folder.url.appendingPathComponent("\(index).jpg"))
+            }
+            // A 404 (no retry), a 503 that succeeds when asked again, and a body cut short.
+            items.append((HTTPRequest(url: "\(server.url)/thumbs/100000.jpg"), folder.url.appendingPathComponent("missing.jpg")))
+            items.append((HTTPRequest(url: "\(server.url)/thumbs/7.jpg?fail_first=1&key=batch"), folder.url.appendingPathComponent("retried.jpg")))
+            items.append((HTTPRequest(url: "\(server.url)/images/sample.jpg?reset_after=100"), folder.url.appendingPathComponent("cut.jpg")))
+            let outcomes = BatchOutcomes()
+            await transport.downloadAll(items) { index, result in outcomes.record(index, result) }
+
+            let ends = outcomes.all
+            #expect(ends.count == items.count && ends.values.allSatisfy { $0.count == 1 }, "every item ended exactly once")
+            for index in 0..<300 {
+                let response = try #require(try ends[index]?.first?.get())
+                #expect(response.status == 200 && response.httpVersion == .http2)
+                let saved = try Data(contentsOf: items[index].file)
+                #expect(saved.count == response.bytes && saved.starts(with: [0xFF, 0xD8]), "thumbnail \(index) is whole")
+            }
+            #expect(try ends[300]?.first?.get().status == 404)
+            let retried = try #require(try ends[301]?.first?.get())
+            #expect(retried.status == 200 && retried.attempts == 2, "the 503 was asked again")
+            #expect(throws: TransportError.self) { try ends[302]?.first?.get() }
+            let names = Set(try folder.contents())
+            #expect(names.count == 301 && names.contains("retried.jpg") && !names.contains("missing.jpg") && !names.contains("cut.jpg"),
+                    "no file for an error status or a cut body, and no temp file left")
+            #expect(server.stats().connections <= 4, "303 files took \(server.stats().connections) connections, more than ceil(303 / 100)")
+        }
+    }
+
+    @Test func cancellingABatchEndsEveryItemAndLeavesNoPartialFile() async throws {
+        try await withFixtureServer(FixtureServerConfiguration(latencyMilliseconds: 100)) { server in
+            let transport = try Self.transport(for: server) { $0.lowSpeedTime = .seconds(120) }
+            let folder = try TemporaryFolder()
+            // The first few stall mid-body; the rest wait on the server's latency.
+            let items = (0..<400).map { index in
+                let url = index < 5 ? "\(server.url)/images/sample.jpg?stall_after=2000" : "\(server.url)/thumbs/\(index).jpg"
+                return (request: HTTPRequest(url: url), file: folder.url.appendingPathComponent("\(index).jpg"))
+            }
+            let outcomes = BatchOutcomes()
+            let task = Task { await transport.downloadAll(items) { index, result in outcomes.record(index, result) } }
+            try await waitUntil { (try? folder.contents().contains { $0.hasSuffix(TempFile.suffix) }) == true }
+            task.cancel()
+            await task.value
+
+            let ends = outcomes.all
+            #expect(ends.count == items.count && ends.values.allSatisfy { $0.count == 1 }, "every item ended exactly once")
+            for index in 0..<5 {
+                #expect(throws: CancellationError.self, "stalled item \(index)") { try ends[index]?.first?.get() }
+            }
+            // Whatever finished before the cancel is whole; nothing else is left.
+            for name in try folder.contents() {
+                #expect(!name.hasSuffix(TempFile.suffix), "a temp file was left: \(name)")
+                let index = try #require(Int(name.dropLast(4)))
+                let response = try #require(try ends[index]?.first?.get())
+                #expect(try Data(contentsOf: folder.url.appendingPathComponent(name)).count == response.bytes)
+            }
+        }
+    }
+
     /// A transfer that could not start anyway (its host's streams are all taken and others of
     /// its transfers wait already) joins the loop's queue without waking the loop: every wake-up
     /// costs the loop a pass over each transfer libcurl holds, a poll of its socket included.
@@ -303,11 +375,14 @@ import Testing
                 }
                 for index in 0..<100 { add(index) }
                 try await waitUntil { server.stats().streams == 100 }  // every stream of the one connection is taken
-                add(100)  // waits for a stream: the loop queues it, and so learns that the host is backlogged
+                // These wait for a stream inside libcurl; the next one waits in the loop's queue,
+                // and so the loop learns that the host is backlogged.
+                let queued = configuration.queuedTransfersPerConnection
+                for index in 100...(100 + queued) { add(index) }
                 try await waitUntil { transport.isBacklogged("127.0.0.1") }
                 let before = wakeUps.load(ordering: .relaxed)
-                for index in 101..<200 { add(index) }
-                try await waitUntil { transport.submittedTransfers == 200 }  // every one has reached the loop
+                for index in (101 + queued)..<(200 + queued) { add(index) }
+                try await waitUntil { transport.submittedTransfers == 200 + queued }  // every one has reached the loop
                 let after = wakeUps.load(ordering: .relaxed)
                 group.cancelAll()
                 return (before, after)

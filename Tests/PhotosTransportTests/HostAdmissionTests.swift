@@ -72,6 +72,21 @@ import Testing
         #expect(admission.plan(waiting: 40) == Plan(regular: 1, openers: 0))
     }
 
+    @Test func transfersWaitInsideLibcurlOnlyOnceEveryConnectionIsUp() {
+        var admission = HostAdmission(streamsPerConnection: 10, maxConnections: 2, queuedPerConnection: 5)
+        #expect(Self.start(&admission, waiting: 50) == Plan(regular: 9, openers: 1, openersFirst: true))
+        admission.openerResolved(newConnection: true)
+        // One connection of two: libcurl could open another for any transfer past the streams.
+        #expect(Self.start(&admission, waiting: 40) == Plan(regular: 0, openers: 1))
+        admission.openerResolved(newConnection: true)
+        // Both up: their streams, and five per connection to wait inside libcurl.
+        #expect(admission.plan(waiting: 39) == Plan(regular: 19, openers: 0))
+        #expect(Self.start(&admission, waiting: 39) == Plan(regular: 19, openers: 0))
+        #expect(admission.plan(waiting: 20) == Plan())
+        admission.finished(openerStillOpening: false, requestSent: true, newConnection: false)
+        #expect(admission.plan(waiting: 20) == Plan(regular: 1, openers: 0))
+    }
+
     @Test func anOpenerThatFailsGivesItsPlaceToTheNext() {
         var admission = HostAdmission(streamsPerConnection: 100, maxConnections: 6)
         Self.start(&admission, waiting: 300)

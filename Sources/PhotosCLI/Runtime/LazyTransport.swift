@@ -44,6 +44,21 @@ final class LazyTransport: HTTPFetching {
         try await transport().download(request, resuming: partial)
     }
 
+    func downloadAll(
+        _ items: [(request: HTTPRequest, file: URL)],
+        each: @escaping @Sendable (Int, Result<HTTPResponse, any Error>) -> Void
+    ) async {
+        guard !items.isEmpty else { return }
+        let transport: CurlTransport
+        do {
+            transport = try self.transport()
+        } catch {
+            for index in items.indices { each(index, .failure(error)) }
+            return
+        }
+        await transport.downloadAll(items, each: each)
+    }
+
     /// Starts the transport: the requests follow. One that cannot start fails them on their own.
     func expectRequests(for urls: [String]) {
         guard !urls.isEmpty else { return }
