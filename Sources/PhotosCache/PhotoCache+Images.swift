@@ -18,7 +18,10 @@ extension PhotoCache {
         }
         var broken: [String: Int64] = [:]
         var rows: [String: (path: String, size: Int64, lastAccess: Double)] = [:]
-        if !wanted.isEmpty {
+        // An index this process made new holds no image yet (this run's are in memory until
+        // the command ends): a cold listing asks it nothing, and so does not wait behind the
+        // listing being stored.
+        if !wanted.isEmpty, !index.isNewThisRun {
             do {
                 rows = try indexedImages(wanted)
             } catch {

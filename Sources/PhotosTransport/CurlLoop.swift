@@ -342,13 +342,10 @@ final class CurlLoop: @unchecked Sendable {
         // transfers in libcurl's hands (and so on memory).
         let room = min(queue.waitingCount, max(0, configuration.maxActiveTransfers - active.count))
         if plan.total > room {
-            if plan.openersFirst {
-                plan.openers = min(plan.openers, room)
-                plan.regular = room - plan.openers
-            } else {
-                plan.regular = min(plan.regular, room)
-                plan.openers = room - plan.regular
-            }
+            // Openers take the room first: a connection needs a handshake to come up, a free
+            // stream nothing, and the transfers announced behind these need the connections.
+            plan.openers = min(plan.openers, room)
+            plan.regular = room - plan.openers
         }
         guard plan.total > 0 else { return false }
         var started = HostAdmission.Plan(openersFirst: plan.openersFirst)

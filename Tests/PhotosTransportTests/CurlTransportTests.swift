@@ -191,6 +191,32 @@ import Testing
         }
     }
 
+    @Test func announcedTransfersArrivingOneByOneOpenTheirConnectionsFirst() async throws {
+        // A connection is up, and 30 transfers are announced for its ten streams: the first ones
+        // to arrive open the two more connections they need, rather than fill the free streams
+        // while the handshakes wait for the transfers after them.
+        try await withFixtureServer(FixtureServerConfiguration(latencyMilliseconds: 5_000, maxConcurrentStreams: 10)) { server in
+            let transport = try Self.transport(for: server) { $0.maxConcurrentStreams = 10 }
+            _ = try await transport.data(for: HTTPRequest(url: "\(server.url)/thumbs/0.jpg?latency_ms=0"))
+            let urls = (1...30).map { "\(server.url)/thumbs/\($0).jpg" }
+            transport.expectRequests(for: urls)
+            let folder = try TemporaryFolder()
+            let downloads = Task {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for (index, url) in urls.prefix(3).enumerated() {
+                        group.addTask { _ = try await transport.download(HTTPRequest(url: url), to: folder.url.appendingPathComponent("\(index).jpg")) }
+                        try await waitUntil { server.stats().requests == index + 2 }  // one at a time
+                    }
+                    try await group.waitForAll()
+                }
+            }
+            try await waitUntil { server.stats().requests == 4 }
+            #expect(server.stats().connections == 3, "the first arrivals opened the connections the thirty need")
+            downloads.cancel()
+            _ = await downloads.result
+        }
+    }
+
     @Test func aServerAllowingFewerStreamsStillGetsNoMoreThanTheCap() async throws {
         // The server allows ten streams, photos asks for a hundred: libcurl learns the server's
         // limit from its SETTINGS and opens connections for what its streams cannot take. How
@@ -424,13 +450,12 @@ import Testing
                         }
                     }
                 }
-                add(0..<10)
-                try await waitUntil { server.stats().streams == 11 }  // the first connection's streams are all taken
-                // Three more: without the announcement the first would open a second connection
-                // and the other two would wait for it; announced, the three open the three
-                // connections the other thirty will need.
-                add(10..<13)
-                try await waitUntil { server.stats().connections == 4 }
+                // Without the announcement the first ten would fill the first connection, and
+                // the eleventh open a second while the next waited for it; announced, the first
+                // three to arrive open the three connections the other thirty will need, and the
+                // next ten fill the first connection.
+                add(0..<13)
+                try await waitUntil { server.stats().connections == 4 && server.stats().streams == 11 }
                 add(13..<40)
                 try await waitUntil { transport.submittedTransfers == 41 && transport.isBacklogged("127.0.0.1") }
                 #expect(server.stats().connections == 4, "forty transfers at ten streams a connection need four")
