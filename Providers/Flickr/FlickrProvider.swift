@@ -68,6 +68,12 @@ public struct FlickrProvider: RegisteredProvider {
 
     // MARK: Listing
 
+    /// The static host (`PHOTOS_FLICKR_STATIC`): where the url_q thumbnails of the default
+    /// extras live.
+    public var thumbnailHost: String? { URLPolicy.isAllowed(api.staticHost) ? api.staticHost : nil }
+
+    public var listingHost: String? { URLPolicy.isAllowed(api.endpoint) ? api.endpoint : nil }
+
     public func list(_ query: ListQuery) async throws -> PhotoPage {
         let page = max(1, query.page)
         let perPage = min(max(1, query.perPage), Self.maxPerPage)

@@ -70,12 +70,14 @@ extension PhotoCache {
     ///   the user must fix: authentication, usage), and `CancellationError`.
     ///
     /// `beforeStoring` sees a page that came from the network as soon as it is decoded, before it
-    /// is written to the index: `photos list` starts the page's thumbnails there. Photos read
+    /// is written to the index: `photos list` starts the page's thumbnails there.
+    /// `beforeFetching` runs just before a page the cache does not hold at all is asked for:
+    /// `photos list` opens there the connections its thumbnails will need. Photos read
     /// from the index bring back `fields` (a table needs five); a page from the network is
     /// whole.
     public func listing(
         _ query: ListQuery, from provider: any PhotoProvider, mode: ListingMode, fields: CachedPhotoFields = .all,
-        beforeStoring: (@Sendable (PhotoPage) -> Void)? = nil
+        beforeStoring: (@Sendable (PhotoPage) -> Void)? = nil, beforeFetching: (@Sendable () -> Void)? = nil
     ) async throws -> CachedPage {
         let key = ListingKey(provider: provider.name, query: query)
         let stored: StoredListing?
@@ -96,6 +98,7 @@ extension PhotoCache {
             throw PhotosError.offlineNothingCached(key.description)
         }
 
+        if stored == nil { beforeFetching?() }
         let validators = mode == .normal ? stored?.validators : nil
         let answer: ListRevalidation
         do {

@@ -157,6 +157,12 @@ public protocol HTTPFetching: Sendable {
     /// for all of them at once (open together the connections they will need) rather than as
     /// they arrive. A hint: nothing is fetched, and requests that never come cost nothing.
     func expectRequests(for urls: [String])
+
+    /// Opens ahead the connections that `transfers` requests to `url`'s host will need, while
+    /// the caller awaits something else (a listing whose thumbnails come from that host).
+    /// `alongside` is a request going out now too, whose connection may serve them. A hint:
+    /// nothing is reported.
+    func preconnect(to url: String, forTransfers transfers: Int, alongside: String?)
 }
 
 extension HTTPFetching {
@@ -164,6 +170,8 @@ extension HTTPFetching {
     public var concurrentTransfers: Int { 100 }
 
     public func expectRequests(for urls: [String]) {}
+
+    public func preconnect(to url: String, forTransfers transfers: Int, alongside: String?) {}
 
     /// One task per item, as many at once as the transport carries.
     public func downloadAll(

@@ -33,6 +33,14 @@ public protocol PhotoProvider: Sendable {
     /// The picture an image URL stands for, drawn locally when its host cannot be reached (see
     /// ``SyntheticImage``); nil by default.
     func syntheticImage(for url: String) -> SyntheticImage?
+
+    /// A URL on the host most of its thumbnails come from, when that is known before any
+    /// listing: `photos list` connects to it while a listing is on its way. Nil by default.
+    var thumbnailHost: String? { get }
+
+    /// A URL on the host its listings are asked from (the connection a listing opens may carry
+    /// thumbnails too). Nil by default.
+    var listingHost: String? { get }
 }
 
 /// A provider photos ships: it describes itself, so the registry can offer it without making one.
@@ -126,4 +134,8 @@ extension PhotoProvider {
     /// The picture an image URL of this provider stands for, when the provider's images can be
     /// drawn without their host; nil for real photos (the default).
     public func syntheticImage(for url: String) -> SyntheticImage? { nil }
+
+    public var thumbnailHost: String? { nil }
+
+    public var listingHost: String? { nil }
 }

@@ -29,6 +29,8 @@ final class CurlLoop: @unchecked Sendable {
         case cancel(Transfer)
         /// Transfers by host that are about to be added (see ``expect(_:)``).
         case expect([String: Int])
+        /// Connections to open ahead of their transfers (see ``preconnect(url:host:count:)``).
+        case preconnect(url: String, host: String, count: Int)
         case shutdown
     }
 
@@ -113,6 +115,16 @@ final class CurlLoop: @unchecked Sendable {
             guard !commands.closed else { return }
             commands.queue.append(.expect(counts))
         }
+    }
+
+    /// Opens up to `count` connections to `host`, each of its own, ahead of the transfers that
+    /// will use them: each by a HEAD request for `url`, whose answer is not used. The
+    /// connections are counted as the host's (``HostAdmission``) once up; those the host has or
+    /// is opening count towards `count`. A failure is not reported: the transfers that follow
+    /// meet it themselves.
+    func preconnect(url: String, host: String, count: Int) {
+        guard count > 0 else { return }
+        send(.preconnect(url: url, host: host, count: count))
     }
 
     /// Cancels every transfer and waits until the loop has released libcurl. Call it once.
@@ -254,6 +266,9 @@ final class CurlLoop: @unchecked Sendable {
             case .expect(let counts):
                 guard !stopping else { break }
                 for (host, count) in counts where count > 0 { hostQueue(host).expected += count }
+            case .preconnect(let url, let host, let count):
+                guard !stopping, !isDown(host) else { break }
+                openAhead(url: url, host: host, count: count)
             case .shutdown:
                 stopping = true
                 for transfer in active.values { cancelTransfer(transfer) }
@@ -370,6 +385,26 @@ final class CurlLoop: @unchecked Sendable {
         return started.total > 0
     }
 
+    private func openAhead(url: String, host: String, count: Int) {
+        let queue = hostQueue(host)
+        if let idleSince = queue.idleSince, ContinuousClock.now - idleSince > Self.connectionIdleLifetime {
+            queue.forgetConnections()
+        }
+        for _ in 0..<queue.admission.preconnectRoom(count) {
+            let transfer = Transfer(
+                request: HTTPRequest(url: url, maxBodyBytes: 64 * 1024, totalTimeout: configuration.connectTimeout * 2, retryable: false),
+                destination: .memory, host: host)
+            transfer.isPreconnect = true
+            transfer.completion.handle { _ in }
+            // A connection of its own: on one that is up or coming up it would open nothing.
+            guard add(transfer, freshConnection: true) else { continue }
+            transfer.role = .opening
+            queue.openers.append(transfer)
+            queue.idleSince = nil
+            queue.admission.started(HostAdmission.Plan(openers: 1))
+        }
+    }
+
     /// Hands `transfer` to libcurl; on failure completes it with the error. Returns whether it
     /// was added.
     private func add(_ transfer: Transfer, freshConnection: Bool = false) -> Bool {
@@ -436,7 +471,11 @@ final class CurlLoop: @unchecked Sendable {
             let openerNeverSent = transfer.role == .opening && !transfer.requestSent
             left(transfer)
             photos_curl_multi_remove_handle(multi, handle)
-            if openerNeverSent, Self.isConnectFailure(code), let queue = hosts[transfer.host], queue.admission.connections > 0 {
+            if openerNeverSent, transfer.isPreconnect, Self.isConnectFailure(code), let queue = hosts[transfer.host], queue.admission.connections > 0 {
+                // An extra connection asked for ahead did not come up: the host gets no more.
+                queue.admission.stopGrowing()
+            }
+            if openerNeverSent, !transfer.isPreconnect, Self.isConnectFailure(code), let queue = hosts[transfer.host], queue.admission.connections > 0 {
                 // An extra connection did not come up, but the host's others work: the transfer
                 // waits for them instead of failing, and the host gets no more connections.
                 queue.admission.stopGrowing()

@@ -59,6 +59,24 @@ public final class CurlTransport: HTTPFetching {
         loop.expect(counts)
     }
 
+    /// Opens ahead the connections that `transfers` requests to `url`'s host will need, while
+    /// something else is awaited (a listing, whose thumbnails come from that host): their TLS
+    /// handshakes are then done when the requests come. Each connection is brought up by a HEAD
+    /// request for the host's root. `alongside` is a request going out now as well: on the same
+    /// host it opens a connection of its own, so a need of one connection asks for nothing more.
+    /// A failure is not reported: the requests that follow meet it themselves.
+    public func preconnect(to url: String, forTransfers transfers: Int, alongside: String? = nil) {
+        guard transfers > 0, let host = try? Self.validatedHost(url), !loop.isDown(host) else { return }
+        let needed = min(configuration.maxConnectionsPerHost, (transfers + configuration.maxConcurrentStreams - 1) / max(1, configuration.maxConcurrentStreams))
+        let sameHost = alongside.flatMap { try? Self.validatedHost($0) } == host
+        guard needed > (sameHost ? 1 : 0) else { return }
+        let secure = Self.upgradingToHTTPS(url, host: host)
+        // The scheme and authority of the URL, and the root path.
+        guard let schemeEnd = secure.range(of: "://") else { return }
+        let authority = secure[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        loop.preconnect(url: String(secure[..<schemeEnd.upperBound]) + authority + "/", host: host, count: needed)
+    }
+
     /// Whether the loop last saw `host`'s transfers waiting for its connections (for tests).
     func isBacklogged(_ host: String) -> Bool { loop.isBacklogged(host) }
 

@@ -100,6 +100,12 @@ struct HostAdmission: Equatable {
         return Plan(regular: regular, openers: openers, openersFirst: false)
     }
 
+    /// How many connections to open now so that the host has `count` (at most the cap): those
+    /// it has and is opening count towards it.
+    func preconnectRoom(_ count: Int) -> Int {
+        max(0, min(count, maxConnections, growthCap ?? maxConnections) - connections - opening)
+    }
+
     /// Records that `plan` was started.
     mutating func started(_ plan: Plan) {
         active += plan.total

@@ -42,6 +42,9 @@ final class Transfer: @unchecked Sendable {
     /// Whether the loop started this transfer to open a connection of its own (see
     /// ``HostAdmission``). Loop thread only.
     var role = ConnectionRole.regular
+    /// A HEAD request whose only purpose is to bring up a connection ahead of the transfers that
+    /// will use it (``CurlLoop/preconnect(url:host:count:)``).
+    var isPreconnect = false
 
     enum ConnectionRole {
         /// Placed on a connection there is room on.
@@ -112,7 +115,11 @@ final class Transfer: @unchecked Sendable {
         set(CURLOPT_REDIR_PROTOCOLS_STR, photos_curl_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, protocols))
         // A stuck threaded DNS lookup must not hold up the handle's cleanup (libcurl 7.87+).
         set(CURLOPT_QUICK_EXIT, photos_curl_easy_setopt_long(easy, CURLOPT_QUICK_EXIT, 1))
-        set(CURLOPT_FOLLOWLOCATION, photos_curl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1))
+        if isPreconnect {
+            set(CURLOPT_NOBODY, photos_curl_easy_setopt_long(easy, CURLOPT_NOBODY, 1))
+        } else {
+            set(CURLOPT_FOLLOWLOCATION, photos_curl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1))
+        }
         set(CURLOPT_MAXREDIRS, photos_curl_easy_setopt_long(easy, CURLOPT_MAXREDIRS, 5))
         set(CURLOPT_HTTP_VERSION, photos_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)))
         set(CURLOPT_PIPEWAIT, photos_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1))
@@ -335,7 +342,7 @@ final class Transfer: @unchecked Sendable {
         photos_curl_easy_getinfo_offset(easy, CURLINFO_SIZE_DOWNLOAD_T, &downloaded)
 
         // libcurl 7.88 may report a stream cut by RST or GOAWAY as complete: check the length.
-        if let declared = declaredLength, (200..<300).contains(status) {
+        if let declared = declaredLength, (200..<300).contains(status), !isPreconnect {  // a HEAD declares a body it does not send
             let received = isEncoded ? Int(downloaded) : bodyBytes
             if received != declared {
                 discardOutput()

@@ -217,6 +217,32 @@ import Testing
         }
     }
 
+    @Test func connectionsOpenedAheadCarryTheListingAndTheTransfersThatFollowIt() async throws {
+        try await withFixtureServer(FixtureServerConfiguration(latencyMilliseconds: 50)) { server in
+            let transport = try Self.transport(for: server)
+            let listing = "\(server.url)/thumbs/0.jpg"
+            // Three connections for 250 thumbnails on the listing's host: opened before the
+            // listing goes out, which then takes one of them.
+            transport.preconnect(to: "\(server.url)/flickr-static", forTransfers: 250, alongside: listing)
+            #expect(try await transport.data(for: HTTPRequest(url: listing)).status == 200)
+            try await waitUntil { server.stats().requests == 4 }  // the three HEAD requests are answered
+            #expect(server.stats().connections == 3, "the listing went out on a connection opened ahead")
+            let responses = try await Self.downloadThumbnails(250, from: server, with: transport, into: try TemporaryFolder())
+            #expect(responses.count == 250 && responses.values.allSatisfy { $0.status == 200 })
+            #expect(server.stats().connections == 3, "the thumbnails found the connections they need")
+            #expect(transport.statistics.failedTransfers == 0)
+
+            // The connections the host has count towards what is asked for: 80 transfers need
+            // none more (whether the listing is on this host or another), 400 one more.
+            let before = server.stats().requests
+            transport.preconnect(to: server.url, forTransfers: 80, alongside: listing)
+            transport.preconnect(to: server.url, forTransfers: 80, alongside: "https://api.example.test/rest")
+            transport.preconnect(to: server.url, forTransfers: 400, alongside: listing)
+            try await waitUntil { server.stats().requests == before + 1 }
+            #expect(server.stats().connections == 4)
+        }
+    }
+
     @Test func aServerAllowingFewerStreamsStillGetsNoMoreThanTheCap() async throws {
         // The server allows ten streams, photos asks for a hundred: libcurl learns the server's
         // limit from its SETTINGS and opens connections for what its streams cannot take. How

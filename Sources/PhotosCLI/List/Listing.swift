@@ -30,6 +30,17 @@ struct Listing {
             let prefetch = thumbnailsWanted && !offline ? ThumbnailPrefetch(fetcher: context.imageFetcher(offline: false), progress: progress) : nil
             var walker = walker
             if let prefetch { walker.beforeStoring = { page in prefetch.start(page.photos) } }
+            if prefetch != nil, let thumbnailHost = provider.thumbnailHost {
+                // While the first page the cache lacks is on its way, the connections its
+                // thumbnails will need come up (those on the listing's own host included).
+                let http = context.http, listingHost = provider.listingHost, once = OnceFlag()
+                let perPage = min(
+                    request.perPage ?? request.limit.map { min($0, provider.maxPerPage) } ?? ListingRequest.defaultPerPage,
+                    provider.maxPerPage)
+                walker.beforeFetching = {
+                    if once.claim() { http.preconnect(to: thumbnailHost, forTransfers: perPage, alongside: listingHost) }
+                }
+            }
             do {
                 let listing = try await walker.walk(request, from: provider)
                 let thumbnails = thumbnailsWanted
@@ -128,4 +139,11 @@ struct Listing {
         }
         return merged
     }
+}
+
+/// True for the first caller only.
+private final class OnceFlag: Sendable {
+    private let claimed = Atomic(false)
+
+    func claim() -> Bool { !claimed.exchange(true, ordering: .relaxed) }
 }

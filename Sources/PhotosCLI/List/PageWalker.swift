@@ -10,6 +10,9 @@ struct PageWalker: Sendable {
     /// Sees each page from the network once decoded, before the index write (see
     /// ``PhotoCache/listing(_:from:mode:beforeStoring:)``).
     var beforeStoring: (@Sendable (PhotoPage) -> Void)?
+    /// Runs before a page the cache does not hold is asked for (see
+    /// ``PhotoCache/listing(_:from:mode:fields:beforeStoring:beforeFetching:)``).
+    var beforeFetching: (@Sendable () -> Void)?
     /// What photos read from the cache bring back: `photos list` shows no sizes, and a table
     /// few fields; `save` and `browse` choose among the sizes.
     var fields = CachedPhotoFields.all
@@ -95,7 +98,8 @@ struct PageWalker: Sendable {
                     answer = try await withTaskCancellationHandler { try await asked.value } onCancel: { asked.cancel() }
                 } else {
                     answer = try await walker.cache.listing(
-                        query(page), from: provider, mode: request.mode, fields: walker.fields, beforeStoring: walker.beforeStoring)
+                        query(page), from: provider, mode: request.mode, fields: walker.fields, beforeStoring: walker.beforeStoring,
+                        beforeFetching: walker.beforeFetching)
                 }
                 result = answer.page
                 fromNetwork = !answer.fromCache
@@ -172,10 +176,13 @@ struct PageWalker: Sendable {
             }
             last = min(last, page + Self.lookahead - 1, request.page + walker.maxPages - 1)
             guard last >= page else { return }
-            let cache = walker.cache, provider = provider, mode = request.mode, fields = walker.fields, hook = walker.beforeStoring
+            let cache = walker.cache, provider = provider, mode = request.mode, fields = walker.fields, hook = walker.beforeStoring,
+                fetching = walker.beforeFetching
             for number in page...last where ahead[number] == nil {
                 let query = query(number)
-                ahead[number] = Task { try await cache.listing(query, from: provider, mode: mode, fields: fields, beforeStoring: hook) }
+                ahead[number] = Task {
+                    try await cache.listing(query, from: provider, mode: mode, fields: fields, beforeStoring: hook, beforeFetching: fetching)
+                }
             }
         }
 

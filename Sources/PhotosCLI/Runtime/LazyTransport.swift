@@ -65,6 +65,11 @@ final class LazyTransport: HTTPFetching {
         (try? transport())?.expectRequests(for: urls)
     }
 
+    /// Starts the transport: the request `alongside` follows.
+    func preconnect(to url: String, forTransfers transfers: Int, alongside: String?) {
+        (try? transport())?.preconnect(to: url, forTransfers: transfers, alongside: alongside)
+    }
+
     /// Stops the transport if a request started it; later requests fail. Safe to call twice.
     func shutdown() {
         let started = state.withLock { state -> CurlTransport? in
