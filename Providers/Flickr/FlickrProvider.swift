@@ -68,9 +68,8 @@ public struct FlickrProvider: RegisteredProvider {
 
     // MARK: Listing
 
-    /// The static host (`PHOTOS_FLICKR_STATIC`): where the url_q thumbnails of the default
-    /// extras live.
-    public var thumbnailHost: String? { URLPolicy.isAllowed(api.staticHost) ? api.staticHost : nil }
+    /// The static host (`PHOTOS_FLICKR_STATIC`): where the images the url_* extras name live.
+    public var imageHost: String? { URLPolicy.isAllowed(api.staticHost) ? api.staticHost : nil }
 
     public var listingHost: String? { URLPolicy.isAllowed(api.endpoint) ? api.endpoint : nil }
 

@@ -34,12 +34,13 @@ public protocol PhotoProvider: Sendable {
     /// ``SyntheticImage``); nil by default.
     func syntheticImage(for url: String) -> SyntheticImage?
 
-    /// A URL on the host most of its thumbnails come from, when that is known before any
-    /// listing: `photos list` connects to it while a listing is on its way. Nil by default.
-    var thumbnailHost: String? { get }
+    /// A URL on the host most of its images (thumbnails and larger sizes) come from, when that
+    /// is known before any listing: `photos list` and `photos save` connect to it while a
+    /// listing is on its way. Nil by default.
+    var imageHost: String? { get }
 
     /// A URL on the host its listings are asked from (the connection a listing opens may carry
-    /// thumbnails too). Nil by default.
+    /// images too). Nil by default.
     var listingHost: String? { get }
 }
 
@@ -135,7 +136,7 @@ extension PhotoProvider {
     /// drawn without their host; nil for real photos (the default).
     public func syntheticImage(for url: String) -> SyntheticImage? { nil }
 
-    public var thumbnailHost: String? { nil }
+    public var imageHost: String? { nil }
 
     public var listingHost: String? { nil }
 }

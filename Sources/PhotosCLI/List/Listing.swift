@@ -30,7 +30,7 @@ struct Listing {
             let prefetch = thumbnailsWanted && !offline ? ThumbnailPrefetch(fetcher: context.imageFetcher(offline: false), progress: progress) : nil
             var walker = walker
             if let prefetch { walker.beforeStoring = { page in prefetch.start(page.photos) } }
-            if prefetch != nil, let thumbnailHost = provider.thumbnailHost {
+            if prefetch != nil, let imageHost = provider.imageHost {
                 // While the first page the cache lacks is on its way, the connections its
                 // thumbnails will need come up (those on the listing's own host included).
                 let http = context.http, listingHost = provider.listingHost, once = OnceFlag()
@@ -38,7 +38,7 @@ struct Listing {
                     request.perPage ?? request.limit.map { min($0, provider.maxPerPage) } ?? ListingRequest.defaultPerPage,
                     provider.maxPerPage)
                 walker.beforeFetching = {
-                    if once.claim() { http.preconnect(to: thumbnailHost, forTransfers: perPage, alongside: listingHost) }
+                    if once.claim() { http.preconnect(to: imageHost, forTransfers: perPage, alongside: listingHost) }
                 }
             }
             do {
@@ -142,7 +142,7 @@ struct Listing {
 }
 
 /// True for the first caller only.
-private final class OnceFlag: Sendable {
+final class OnceFlag: Sendable {
     private let claimed = Atomic(false)
 
     func claim() -> Bool { !claimed.exchange(true, ordering: .relaxed) }

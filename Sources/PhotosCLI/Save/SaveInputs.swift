@@ -79,7 +79,17 @@ final class SaveInputs: Sendable {
                 guard let provider = environment.registry.make(name, context: providers) else {
                     throw PhotosError.usage("unknown provider \(name)")
                 }
-                return SaveLane(name: name, produce: { channel in
+                var walker = walker
+                if let imageHost = provider.imageHost {
+                    // While the first page the cache lacks is on its way, the connections the
+                    // files in flight will need come up.
+                    let http = inputs.context.http, listingHost = provider.listingHost, once = OnceFlag()
+                    let files = min(request.limit ?? Saving.filesInFlight, Saving.filesInFlight)
+                    walker.beforeFetching = {
+                        if once.claim() { http.preconnect(to: imageHost, forTransfers: files, alongside: listingHost) }
+                    }
+                }
+                return SaveLane(name: name, produce: { [walker] channel in
                     var pages = walker.pages(request, from: provider)
                     do {
                         while let photos = try await pages.next() {
