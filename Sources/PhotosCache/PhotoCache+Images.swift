@@ -135,15 +135,15 @@ extension PhotoCache {
         if let folderError {
             outcomes.withLock { $0 = Array(repeating: .failure(folderError), count: mine.count) }
         } else {
+            // Paths as strings: a file URL costs thousands of instructions to make, and as many
+            // to read its path back; one is made per file saved, once it is.
             let items = zip(mine, relatives).map { item, relative in
-                // Joined as a string: appending a component to a URL parses it again.
-                (request: HTTPRequest(url: item.url, maxBodyBytes: maxBytes),
-                 file: URL(filePath: rootPath + "/" + relative, directoryHint: .notDirectory))
+                (request: HTTPRequest(url: item.url, maxBodyBytes: maxBytes), path: rootPath + "/" + relative)
             }
             await http.downloadAll(items) { [self, mine] index, result in
                 let item = mine[index]
                 let outcome = result.flatMap { response in
-                    recordDownload(item.url, provider: item.provider, relative: relatives[index], to: items[index].file, response: response)
+                    recordDownload(item.url, provider: item.provider, relative: relatives[index], at: items[index].path, response: response)
                 }
                 outcomes.withLock { $0[index] = outcome }
                 // Waiters of another caller learn it now; a file removed under us is fetched
@@ -204,12 +204,13 @@ extension PhotoCache {
     /// Checks and records a download that ended with `response`: the file and its size go to
     /// memory and, at the end of the command, to the index.
     private func recordDownload(
-        _ url: String, provider: String?, relative: String, to target: URL, response: HTTPResponse
+        _ url: String, provider: String?, relative: String, at path: String, response: HTTPResponse
     ) -> Result<URL, any Error> {
         guard response.isSuccess else {
             return .failure(PhotosError.unavailable(provider: URLComponents(string: url)?.host ?? "unknown host", detail: "HTTP \(response.status)"))
         }
-        guard let size = configuration.fileSystem.fileSize(atPath: target.path) else { return .failure(DownloadedFileRemoved.removed) }
+        guard let size = configuration.fileSystem.fileSize(atPath: path) else { return .failure(DownloadedFileRemoved.removed) }
+        let target = URL(fileURLWithPath: path, isDirectory: false)
         let record = ImageRecord(url: url, path: relative, size: size, provider: provider)
         memory.withLock { $0[url] = target }
         run.withLock { run in
@@ -230,13 +231,14 @@ extension PhotoCache {
         let relative = store.relativePath(for: url)
         try store.prepareFolder(relativePath: relative)
         // Joined as a string: appending a component to a URL parses it again, for every image.
-        let target = URL(filePath: rootPath + "/" + relative, directoryHint: .notDirectory)
+        let path = rootPath + "/" + relative
+        let target = URL(filePath: path, directoryHint: .notDirectory)
         // Another process sharing the cache may evict the file between its rename and the size
         // check below (its index does not know this process is using it yet): fetch it again,
         // once, rather than report a failure.
         for _ in 1...2 {
             let response = try await http.download(HTTPRequest(url: url, maxBodyBytes: maxBytes), to: target)
-            switch recordDownload(url, provider: provider, relative: relative, to: target, response: response) {
+            switch recordDownload(url, provider: provider, relative: relative, at: path, response: response) {
             case .success(let file): return file
             case .failure(DownloadedFileRemoved.removed): continue
             case .failure(let error): throw error

@@ -139,13 +139,14 @@ public protocol HTTPFetching: Sendable {
     /// - Throws: `TransportError`; `CancellationError` when the task is cancelled.
     func download(_ request: HTTPRequest, resuming partial: URL) async throws -> HTTPResponse
 
-    /// Downloads every item to its file, as ``download(_:to:)`` does each, and returns once
+    /// Downloads every item to the file its absolute path names, as ``download(_:to:)`` does
+    /// each, and returns once
     /// every item has ended. `each` is called with an item's index and outcome as it ends, on
     /// whatever thread ended it (the transport's own, possibly): it must be short and must not
     /// block. Cancelling the calling task cancels what is in flight; the items that were not
     /// saved then end with `CancellationError`.
     func downloadAll(
-        _ items: [(request: HTTPRequest, file: URL)],
+        _ items: [(request: HTTPRequest, path: String)],
         each: @escaping @Sendable (Int, Result<HTTPResponse, any Error>) -> Void
     ) async
 
@@ -175,7 +176,7 @@ extension HTTPFetching {
 
     /// One task per item, as many at once as the transport carries.
     public func downloadAll(
-        _ items: [(request: HTTPRequest, file: URL)],
+        _ items: [(request: HTTPRequest, path: String)],
         each: @escaping @Sendable (Int, Result<HTTPResponse, any Error>) -> Void
     ) async {
         await withTaskGroup(of: Void.self) { group in
@@ -186,7 +187,8 @@ extension HTTPFetching {
                 next += 1
                 group.addTask {
                     do {
-                        each(index, .success(try await download(item.request, to: item.file)))
+                        let file = URL(fileURLWithPath: item.path, isDirectory: false)
+                        each(index, .success(try await download(item.request, to: file)))
                     } catch {
                         each(index, .failure(error))
                     }

@@ -3,7 +3,8 @@ import PhotosCore
 import Synchronization
 
 extension CurlTransport {
-    /// Downloads every item to its file (as ``download(_:to:)`` does each), calling `each` with
+    /// Downloads every item to its file, named by its absolute path (as ``download(_:to:)``
+    /// does each), calling `each` with
     /// the item's index and outcome as it ends, and returns once every item has ended.
     ///
     /// Built for hundreds of files: a first attempt ends on the loop thread, where `each` runs
@@ -12,7 +13,7 @@ extension CurlTransport {
     /// continues in a task of its own, as ``download(_:to:)`` would. Cancelling the calling task
     /// cancels every transfer; each item not saved then ends with `CancellationError`.
     public func downloadAll(
-        _ items: [(request: HTTPRequest, file: URL)],
+        _ items: [(request: HTTPRequest, path: String)],
         each: @escaping @Sendable (Int, Result<HTTPResponse, any Error>) -> Void
     ) async {
         guard !items.isEmpty else { return }
@@ -22,7 +23,7 @@ extension CurlTransport {
         await withTaskCancellationHandler {
             while true {
                 for index in batch.take(upTo: window) {
-                    start(items[index].request, file: items[index].file, index: index, batch: batch)
+                    start(items[index].request, path: items[index].path, index: index, batch: batch)
                 }
                 // Woken when a batch's worth of room has freed, or when every item has ended.
                 if await batch.waitForRoom(window: window, refill: max(1, window / 8)) { break }
@@ -32,8 +33,8 @@ extension CurlTransport {
         }
     }
 
-    private func start(_ request: HTTPRequest, file: URL, index: Int, batch: DownloadBatch) {
-        let destination = TransferDestination.file(Self.standardizedPath(file))
+    private func start(_ request: HTTPRequest, path: String, index: Int, batch: DownloadBatch) {
+        let destination = TransferDestination.file(Self.standardizedPath(path))
         let host: String
         var request = request
         let transfer: Transfer

@@ -121,7 +121,11 @@ public final class CurlTransport: HTTPFetching {
     /// searches, when there is nothing to resolve (the paths photos downloads to are absolute
     /// and plain already).
     static func standardizedPath(_ file: URL) -> String {
-        let path = file.path
+        standardizedPath(file.path)
+    }
+
+    /// ``standardizedPath(_:)-(URL)`` of a path.
+    static func standardizedPath(_ path: String) -> String {
         let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
         var plain = path.utf8.first == slash && path.utf8.last != slash
         // No empty, `.` or `..` component: no "//", "/./" or "/../", and no "/." or "/.." at
@@ -133,7 +137,7 @@ public final class CurlTransport: HTTPFetching {
             (a, b, c) = (b, c, byte)
         }
         if plain, closesDotComponent() { plain = false }
-        return plain ? path : file.standardizedFileURL.path
+        return plain ? path : URL(fileURLWithPath: path, isDirectory: false).standardizedFileURL.path
     }
 
     /// Marks `host` as down, as if it had just failed to connect (the CLI uses this to stop
@@ -289,8 +293,19 @@ public final class CurlTransport: HTTPFetching {
     /// hosts all speak https (NASA's asset lists still say http), and nothing photos fetches
     /// should travel in the clear or be altered on the way.
     static func upgradingToHTTPS(_ url: String, host: String) -> String {
-        guard url.utf8.count > 7, url.prefix(7).lowercased() == "http://", !isLoopback(host) else { return url }
+        guard isPlainHTTP(url), !isLoopback(host) else { return url }
         return "https://" + url.dropFirst(7)
+    }
+
+    /// Whether `url` starts with `http://`, in any case (bytes: this runs for every request).
+    static func isPlainHTTP(_ url: String) -> Bool {
+        var bytes = url.utf8.makeIterator()
+        for expected in "http://".utf8 {
+            guard let byte = bytes.next() else { return false }
+            let folded = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+            guard folded == expected else { return false }
+        }
+        return true
     }
 
     static func validatedHost(_ url: String) throws(TransportError) -> String {

@@ -110,7 +110,7 @@ final class Transfer: @unchecked Sendable {
         set(CURLOPT_ERRORBUFFER, photos_curl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(errorBuffer)))
         set(CURLOPT_NOSIGNAL, photos_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1))
         // https only, redirects included; plain http only to this machine (a fixture server).
-        let protocols = request.url.lowercased().hasPrefix("http://") && CurlTransport.isLoopback(host) ? "http,https" : "https"
+        let protocols = CurlTransport.isPlainHTTP(request.url) && CurlTransport.isLoopback(host) ? "http,https" : "https"
         set(CURLOPT_PROTOCOLS_STR, photos_curl_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, protocols))
         set(CURLOPT_REDIR_PROTOCOLS_STR, photos_curl_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, protocols))
         // A stuck threaded DNS lookup must not hold up the handle's cleanup (libcurl 7.87+).

@@ -341,12 +341,12 @@ import Testing
             let transport = try Self.transport(for: server)
             let folder = try TemporaryFolder()
             var items = (0..<300).map { index in
-                (request: HTTPRequest(url: "\(server.url)/thumbs/\(index).jpg"), file: folder.url.appendingPathComponent("\(index).jpg"))
+                (request: HTTPRequest(url: "\(server.url)/thumbs/\(index).jpg"), path: folder.url.appendingPathComponent("\(index).jpg").path)
             }
             // A 404 (no retry), a 503 that succeeds when asked again, and a body cut short.
-            items.append((HTTPRequest(url: "\(server.url)/thumbs/100000.jpg"), folder.url.appendingPathComponent("missing.jpg")))
-            items.append((HTTPRequest(url: "\(server.url)/thumbs/7.jpg?fail_first=1&key=batch"), folder.url.appendingPathComponent("retried.jpg")))
-            items.append((HTTPRequest(url: "\(server.url)/images/sample.jpg?reset_after=100"), folder.url.appendingPathComponent("cut.jpg")))
+            items.append((HTTPRequest(url: "\(server.url)/thumbs/100000.jpg"), folder.url.appendingPathComponent("missing.jpg").path))
+            items.append((HTTPRequest(url: "\(server.url)/thumbs/7.jpg?fail_first=1&key=batch"), folder.url.appendingPathComponent("retried.jpg").path))
+            items.append((HTTPRequest(url: "\(server.url)/images/sample.jpg?reset_after=100"), folder.url.appendingPathComponent("cut.jpg").path))
             let outcomes = BatchOutcomes()
             await transport.downloadAll(items) { index, result in outcomes.record(index, result) }
 
@@ -355,7 +355,7 @@ import Testing
             for index in 0..<300 {
                 let response = try #require(try ends[index]?.first?.get())
                 #expect(response.status == 200 && response.httpVersion == .http2)
-                let saved = try Data(contentsOf: items[index].file)
+                let saved = try Data(contentsOf: URL(fileURLWithPath: items[index].path))
                 #expect(saved.count == response.bytes && saved.starts(with: [0xFF, 0xD8]), "thumbnail \(index) is whole")
             }
             #expect(try ends[300]?.first?.get().status == 404)
@@ -376,7 +376,7 @@ import Testing
             // The first few stall mid-body; the rest wait on the server's latency.
             let items = (0..<400).map { index in
                 let url = index < 5 ? "\(server.url)/images/sample.jpg?stall_after=2000" : "\(server.url)/thumbs/\(index).jpg"
-                return (request: HTTPRequest(url: url), file: folder.url.appendingPathComponent("\(index).jpg"))
+                return (request: HTTPRequest(url: url), path: folder.url.appendingPathComponent("\(index).jpg").path)
             }
             let outcomes = BatchOutcomes()
             let task = Task { await transport.downloadAll(items) { index, result in outcomes.record(index, result) } }
@@ -732,6 +732,9 @@ import Testing
                 == "https://images-assets.nasa.gov/a.jpg")
             #expect(CurlTransport.upgradingToHTTPS("http://127.0.0.1:8080/a", host: "127.0.0.1") == "http://127.0.0.1:8080/a",
                 "plain http stays possible to this machine, for a local test server")
+            #expect(CurlTransport.upgradingToHTTPS("HTTP://Example.org/a", host: "example.org") == "https://Example.org/a")
+            #expect(CurlTransport.upgradingToHTTPS("https://example.org/a", host: "example.org") == "https://example.org/a")
+            #expect(!CurlTransport.isPlainHTTP("http:/") && !CurlTransport.isPlainHTTP("httpx://a") && CurlTransport.isPlainHTTP("hTtP://a"))
         }
     }
 

@@ -48,8 +48,11 @@ let failures = Mutex(0)
 let clock = ContinuousClock()
 let started = clock.now
 // As photos fetches thumbnails: every file handed to the transport as one batch.
+// Paths made as strings (String(format:) and URLs cost more than the transfers' own set-up).
+let base = folder.path.hasSuffix("/") ? folder.path : folder.path + "/"
 let items = list.enumerated().map { index, url in
-    (request: HTTPRequest(url: url), file: folder.appendingPathComponent(String(format: "%05d", index), isDirectory: false))
+    let digits = String(index)
+    return (request: HTTPRequest(url: url), path: base + String(repeating: "0", count: max(0, 5 - digits.utf8.count)) + digits)
 }
 await transport.downloadAll(items) { _, result in
     let problem: String

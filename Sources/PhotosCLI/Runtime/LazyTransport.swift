@@ -45,7 +45,7 @@ final class LazyTransport: HTTPFetching {
     }
 
     func downloadAll(
-        _ items: [(request: HTTPRequest, file: URL)],
+        _ items: [(request: HTTPRequest, path: String)],
         each: @escaping @Sendable (Int, Result<HTTPResponse, any Error>) -> Void
     ) async {
         guard !items.isEmpty else { return }
