@@ -68,7 +68,8 @@ public struct FlickrProvider: RegisteredProvider {
 
     // MARK: Listing
 
-    /// The static host (`PHOTOS_FLICKR_STATIC`): where the images the url_* extras name live.
+    /// The static host (`PHOTOS_FLICKR_STATIC`, live.staticflickr.com unless set): where Flickr
+    /// serves its images, those the url_* extras name included.
     public var imageHost: String? { URLPolicy.isAllowed(api.staticHost) ? api.staticHost : nil }
 
     public var listingHost: String? { URLPolicy.isAllowed(api.endpoint) ? api.endpoint : nil }

@@ -18,9 +18,10 @@ extension PhotoCache {
         }
         var broken: [String: Int64] = [:]
         var rows: [String: (path: String, size: Int64, lastAccess: Double)] = [:]
-        // An index this process made new holds no image yet (this run's are in memory until
-        // the command ends): a cold listing asks it nothing, and so does not wait behind the
-        // listing being stored.
+        // An index this process made new holds no image of this run's (those are in memory
+        // until the command ends), and at most what another process sharing the new cache
+        // recorded meanwhile, which is then fetched again: a cold listing asks it nothing, and
+        // so does not wait behind the listing being stored.
         if !wanted.isEmpty, !index.isNewThisRun {
             do {
                 rows = try indexedImages(wanted)
@@ -133,7 +134,12 @@ extension PhotoCache {
         }
         let outcomes = Mutex([Result<URL, any Error>?](repeating: nil, count: mine.count))
         if let folderError {
-            outcomes.withLock { $0 = Array(repeating: .failure(folderError), count: mine.count) }
+            let failure: Result<URL, any Error> = .failure(folderError)
+            outcomes.withLock { $0 = Array(repeating: failure, count: mine.count) }
+            for item in mine {
+                finishDownload(item.url, item.shared, failure)
+                progress(true)
+            }
         } else {
             // Paths as strings: a file URL costs thousands of instructions to make, and as many
             // to read its path back; one is made per file saved, once it is.
@@ -169,13 +175,22 @@ extension PhotoCache {
             }
             results[item.url] = outcome
         }
-        for other in others {
-            do {
-                results[other.url] = .success(try await download(other.url, provider: other.provider, http: http, maxBytes: maxBytes))
-            } catch {
-                results[other.url] = .failure(error)
+        // The rare URL another caller is downloading: waited for (and, if that caller was
+        // cancelled, downloaded) all at once.
+        await withTaskGroup(of: (String, Result<URL, any Error>).self) { group in
+            for other in others {
+                group.addTask { [self] in
+                    do {
+                        return (other.url, .success(try await download(other.url, provider: other.provider, http: http, maxBytes: maxBytes)))
+                    } catch {
+                        return (other.url, .failure(error))
+                    }
+                }
             }
-            progress(!Self.isSuccess(results[other.url]!))
+            for await (url, result) in group {
+                results[url] = result
+                progress(!Self.isSuccess(result))
+            }
         }
         return results
     }

@@ -2,6 +2,9 @@ import Foundation
 import Synchronization
 
 /// A one-line progress bar on stderr, drawn only on a terminal and at most 20 times a second.
+///
+/// The line is written on a queue of its own: a step may be counted on the transport's loop
+/// thread, which a terminal that stops reading (a paused pane, a full pipe) must not stop.
 public final class ProgressBar: Sendable {
     private struct State {
         var total = 0
@@ -17,6 +20,7 @@ public final class ProgressBar: Sendable {
     private let enabled: Bool
     private let write: @Sendable (String) -> Void
     private let state = Mutex(State())
+    private let drawing = DispatchQueue(label: "photos.progress")
 
     /// - Parameter total: how many steps there are; 0 when not known yet (see ``add(_:)`` and
     ///   ``update(total:)``).
@@ -51,14 +55,17 @@ public final class ProgressBar: Sendable {
             state.visible = true
             return render(done: state.done, failed: state.failed, total: state.total, detail: state.detail)
         }
-        if let text { write("\r\u{1B}[2K" + text) }
+        if let text {
+            let write = write
+            drawing.async { write("\r\u{1B}[2K" + text) }
+        }
     }
 
-    /// Clears the bar.
+    /// Clears the bar, once the lines drawn before are out.
     public func finish() {
         guard enabled else { return }
         let visible = state.withLock { $0.visible }
-        if visible { write("\r\u{1B}[2K") }
+        drawing.sync { if visible { write("\r\u{1B}[2K") } }
     }
 
     func render(done: Int, failed: Int) -> String {

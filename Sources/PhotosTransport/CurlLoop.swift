@@ -30,7 +30,7 @@ final class CurlLoop: @unchecked Sendable {
         /// Transfers by host that are about to be added (see ``expect(_:)``).
         case expect([String: Int])
         /// Connections to open ahead of their transfers (see ``preconnect(url:host:count:)``).
-        case preconnect(url: String, host: String, count: Int)
+        case preconnect(url: String, host: String, count: Int, reserveOne: Bool)
         case shutdown
     }
 
@@ -120,11 +120,12 @@ final class CurlLoop: @unchecked Sendable {
     /// Opens up to `count` connections to `host`, each of its own, ahead of the transfers that
     /// will use them: each by a HEAD request for `url`, whose answer is not used. The
     /// connections are counted as the host's (``HostAdmission``) once up; those the host has or
-    /// is opening count towards `count`. A failure is not reported: the transfers that follow
-    /// meet it themselves.
-    func preconnect(url: String, host: String, count: Int) {
+    /// is opening count towards `count`, and with `reserveOne` so does the one a transfer about
+    /// to come will open. No transfer waits for them: the first of a host that has none opens
+    /// its own. A failure is not reported: the transfers that follow meet it themselves.
+    func preconnect(url: String, host: String, count: Int, reserveOne: Bool) {
         guard count > 0 else { return }
-        send(.preconnect(url: url, host: host, count: count))
+        send(.preconnect(url: url, host: host, count: count, reserveOne: reserveOne))
     }
 
     /// Cancels every transfer and waits until the loop has released libcurl. Call it once.
@@ -266,9 +267,9 @@ final class CurlLoop: @unchecked Sendable {
             case .expect(let counts):
                 guard !stopping else { break }
                 for (host, count) in counts where count > 0 { hostQueue(host).expected += count }
-            case .preconnect(let url, let host, let count):
+            case .preconnect(let url, let host, let count, let reserveOne):
                 guard !stopping, !isDown(host) else { break }
-                openAhead(url: url, host: host, count: count)
+                openAhead(url: url, host: host, count: count, reserveOne: reserveOne)
             case .shutdown:
                 stopping = true
                 for transfer in active.values { cancelTransfer(transfer) }
@@ -370,7 +371,10 @@ final class CurlLoop: @unchecked Sendable {
             let opener = plan.openersFirst ? openersLeft > 0 : regularLeft == 0
             // An extra connection's opener asks for a connection of its own: on one that came up
             // meanwhile it would take a stream the transfers waiting for that one were counted on.
-            guard add(transfer, freshConnection: opener && !plan.openersFirst) else { continue }
+            // So does a first connection's while connections asked for ahead come up: libcurl
+            // would have it wait for one of those, which may never come.
+            let fresh = opener && (!plan.openersFirst || queue.admission.preconnecting > 0)
+            guard add(transfer, freshConnection: fresh) else { continue }
             if opener {
                 openersLeft -= 1
                 started.openers += 1
@@ -385,12 +389,12 @@ final class CurlLoop: @unchecked Sendable {
         return started.total > 0
     }
 
-    private func openAhead(url: String, host: String, count: Int) {
+    private func openAhead(url: String, host: String, count: Int, reserveOne: Bool) {
         let queue = hostQueue(host)
         if let idleSince = queue.idleSince, ContinuousClock.now - idleSince > Self.connectionIdleLifetime {
             queue.forgetConnections()
         }
-        for _ in 0..<queue.admission.preconnectRoom(count) {
+        for _ in 0..<queue.admission.preconnectRoom(count, reserveOne: reserveOne) {
             let transfer = Transfer(
                 request: HTTPRequest(url: url, maxBodyBytes: 64 * 1024, totalTimeout: configuration.connectTimeout * 2, retryable: false),
                 destination: .memory, host: host)
@@ -401,7 +405,7 @@ final class CurlLoop: @unchecked Sendable {
             transfer.role = .opening
             queue.openers.append(transfer)
             queue.idleSince = nil
-            queue.admission.started(HostAdmission.Plan(openers: 1))
+            queue.admission.startedPreconnect()
         }
     }
 
@@ -432,7 +436,7 @@ final class CurlLoop: @unchecked Sendable {
             queue.openers.removeAll { transfer in
                 guard transfer.requestSent else { return false }
                 transfer.role = .resolved
-                queue.admission.openerResolved(newConnection: queue.learnConnection(of: transfer))
+                queue.admission.openerResolved(newConnection: queue.learnConnection(of: transfer), preconnect: transfer.isPreconnect)
                 return true
             }
         }
@@ -448,7 +452,7 @@ final class CurlLoop: @unchecked Sendable {
         case .opening:
             transfer.role = .resolved
             queue.openers.removeAll { $0 === transfer }
-            queue.admission.finished(openerStillOpening: true, requestSent: sent, newConnection: new)
+            queue.admission.finished(openerStillOpening: true, requestSent: sent, newConnection: new, preconnect: transfer.isPreconnect)
         case .resolved, .regular:
             queue.admission.finished(openerStillOpening: false, requestSent: sent, newConnection: new)
         }
@@ -487,7 +491,8 @@ final class CurlLoop: @unchecked Sendable {
                 continue
             }
             let result = transfer.finish(code: code)
-            record(result, connections: transfer.connectionsOpened)
+            // A HEAD that opened a connection ahead counts for its connection only.
+            record(transfer.isPreconnect ? nil : result, connections: transfer.connectionsOpened)
             transfer.completion.complete(result)
             finished = true
         }
@@ -500,10 +505,12 @@ final class CurlLoop: @unchecked Sendable {
         code == CURLE_COULDNT_CONNECT || code == CURLE_OPERATION_TIMEDOUT || code == CURLE_SSL_CONNECT_ERROR
     }
 
-    private func record(_ result: Result<HTTPResponse, any Error>, connections: Int) {
+    private func record(_ result: Result<HTTPResponse, any Error>?, connections: Int) {
         statistics.withLock { statistics in
             statistics.connectionsOpened += connections
             switch result {
+            case nil:
+                break
             case .success(let response):
                 statistics.transfersByVersion[response.httpVersion, default: 0] += 1
                 statistics.bytesReceived += response.bytes

@@ -73,7 +73,7 @@ extension CurlTransport {
             case .retry(let delay):
                 pause = delay
             }
-            let retry = Task { [self] in
+            batch.retry(index) { [self] in
                 let outcome: Result<HTTPResponse, any Error>
                 do {
                     if let pause {
@@ -86,7 +86,6 @@ extension CurlTransport {
                 }
                 batch.finish(index, outcome)
             }
-            batch.track(retry, index: index)
         }
         loop.submit(transfer)
     }
@@ -134,7 +133,7 @@ final class DownloadBatch: Sendable {
         return range
     }
 
-    /// Waits until fewer than `window - refill` items are in flight; true when every item ended.
+    /// Waits until at most `window - refill` items are in flight; true when every item ended.
     func waitForRoom(window: Int, refill: Int) async -> Bool {
         await withCheckedContinuation { continuation in
             let answer: Bool? = state.withLock { state in
@@ -160,13 +159,14 @@ final class DownloadBatch: Sendable {
         _ = state.withLock { $0.transfers.removeValue(forKey: index) }
     }
 
-    /// Records the task retrying an item, for cancellation; cancels it at once when the batch was.
-    func track(_ task: Task<Void, Never>, index: Int) {
-        let cancelled = state.withLock { state in
-            if !state.cancelled { state.retries[index] = task }
-            return state.cancelled
+    /// Runs `body`, which ends item `index`, in a task of its own, recorded for cancellation
+    /// (cancelled at once when the batch was). It is made under the lock that its end takes:
+    /// its record cannot outlive it.
+    func retry(_ index: Int, _ body: @escaping @Sendable () async -> Void) {
+        state.withLock { state in
+            let task = Task { await body() }
+            if state.cancelled { task.cancel() } else { state.retries[index] = task }
         }
-        if cancelled { task.cancel() }
     }
 
     /// Marks the batch cancelled; returns the transfers in flight, to cancel.

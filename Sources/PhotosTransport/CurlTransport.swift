@@ -71,10 +71,11 @@ public final class CurlTransport: HTTPFetching {
         let sameHost = alongside.flatMap { try? Self.validatedHost($0) } == host
         guard needed > (sameHost ? 1 : 0) else { return }
         let secure = Self.upgradingToHTTPS(url, host: host)
-        // The scheme and authority of the URL, and the root path.
+        // The scheme and authority of the URL (without any user name or password), and the root path.
         guard let schemeEnd = secure.range(of: "://") else { return }
-        let authority = secure[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        loop.preconnect(url: String(secure[..<schemeEnd.upperBound]) + authority + "/", host: host, count: needed)
+        var authority = secure[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        loop.preconnect(url: String(secure[..<schemeEnd.upperBound]) + authority + "/", host: host, count: needed, reserveOne: sameHost)
     }
 
     /// Whether the loop last saw `host`'s transfers waiting for its connections (for tests).

@@ -56,6 +56,9 @@ struct HostAdmission: Equatable {
     private(set) var connections = 0
     /// Openers whose connection is not up yet.
     private(set) var opening = 0
+    /// Those of `opening` that open a connection asked for ahead (a HEAD request, see
+    /// ``preconnectRoom(_:reserveOne:)``): no transfer of the host's is waiting for them.
+    private(set) var preconnecting = 0
     /// The most connections while an extra one failed to come up: the host takes no more for now.
     private(set) var growthCap: Int?
 
@@ -83,9 +86,11 @@ struct HostAdmission: Equatable {
         let streams = streamsPerConnection
         if connections == 0 {
             // The first connection: its opener, and as many waiters as its streams can take.
-            let start = min(waiting, max(0, streams - active))
+            // Connections asked for ahead do not count: were one never to come up, the
+            // transfers would have waited for it in vain.
+            let start = min(waiting, max(0, streams - (active - preconnecting)))
             guard start > 0 else { return Plan() }
-            let opener = opening == 0 ? 1 : 0
+            let opener = opening - preconnecting == 0 ? 1 : 0
             return Plan(regular: start - opener, openers: opener, openersFirst: true)
         }
         // libcurl may open no more connections: transfers past the streams wait inside it.
@@ -100,10 +105,19 @@ struct HostAdmission: Equatable {
         return Plan(regular: regular, openers: openers, openersFirst: false)
     }
 
-    /// How many connections to open now so that the host has `count` (at most the cap): those
-    /// it has and is opening count towards it.
-    func preconnectRoom(_ count: Int) -> Int {
-        max(0, min(count, maxConnections, growthCap ?? maxConnections) - connections - opening)
+    /// How many connections to open ahead now so that the host has `count` (at most the cap):
+    /// those it has and is opening count towards it. With `reserveOne`, a transfer about to
+    /// come opens one of them itself, unless the host has or is opening one already.
+    func preconnectRoom(_ count: Int, reserveOne: Bool) -> Int {
+        let reserved = reserveOne && connections == 0 && opening - preconnecting == 0 ? 1 : 0
+        return max(0, min(count, maxConnections, growthCap ?? maxConnections) - connections - opening - reserved)
+    }
+
+    /// Records an opener of a connection asked for ahead.
+    mutating func startedPreconnect() {
+        active += 1
+        opening += 1
+        preconnecting += 1
     }
 
     /// Records that `plan` was started.
@@ -114,9 +128,10 @@ struct HostAdmission: Equatable {
 
     /// An opener's request went out, on a connection not known before (`newConnection`: it
     /// opened one, or found one from an earlier burst) or on a known one that had room by then.
-    mutating func openerResolved(newConnection: Bool) {
+    mutating func openerResolved(newConnection: Bool, preconnect: Bool = false) {
         guard opening > 0 else { return }
         opening -= 1
+        if preconnect { preconnecting = max(0, preconnecting - 1) }
         if newConnection { addConnection() }
     }
 
@@ -125,12 +140,13 @@ struct HostAdmission: Equatable {
     ///   - openerStillOpening: it was an opener not resolved yet.
     ///   - requestSent: its request went out.
     ///   - newConnection: its request went out on a connection not known before.
-    mutating func finished(openerStillOpening: Bool, requestSent: Bool, newConnection: Bool) {
+    mutating func finished(openerStillOpening: Bool, requestSent: Bool, newConnection: Bool, preconnect: Bool = false) {
         active = max(0, active - 1)
         if openerStillOpening && requestSent {
-            openerResolved(newConnection: newConnection)
+            openerResolved(newConnection: newConnection, preconnect: preconnect)
         } else if openerStillOpening {
             opening = max(0, opening - 1)  // it never got a connection: its place goes to the next
+            if preconnect { preconnecting = max(0, preconnecting - 1) }
         } else if newConnection && requestSent {
             addConnection()
         }

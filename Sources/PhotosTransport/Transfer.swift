@@ -146,7 +146,10 @@ final class Transfer: @unchecked Sendable {
             set(CURLOPT_ACCEPT_ENCODING, photos_curl_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, ""))
         }
         // Refused at once when the server declares a larger body; `receiveBody` counts the rest.
-        set(CURLOPT_MAXFILESIZE_LARGE, photos_curl_easy_setopt_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxBodyBytes)))
+        // A HEAD's declared length is of a body it does not send.
+        if !isPreconnect {
+            set(CURLOPT_MAXFILESIZE_LARGE, photos_curl_easy_setopt_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxBodyBytes)))
+        }
         let requestHeaders = request.headers.merging(resumable?.requestHeaders ?? [:]) { $1 }
         for (name, value) in requestHeaders.sorted(by: { $0.key < $1.key }) {
             let line = "\(name): \(value)"
@@ -258,11 +261,11 @@ final class Transfer: @unchecked Sendable {
             }
         }
         let declared = declaredLength
-        if destination == .memory, let declared, declared > request.maxBodyBytes, !isEncoded {
+        if destination == .memory, let declared, declared > request.maxBodyBytes, !isEncoded, !isPreconnect {
             abortReason = .tooLarge(host: host, limit: request.maxBodyBytes)
             return false
         }
-        if destination == .memory, let declared, declared > 0 {
+        if destination == .memory, let declared, declared > 0, !isPreconnect {
             body.reserveCapacity(min(declared, request.maxBodyBytes))
         }
         return true

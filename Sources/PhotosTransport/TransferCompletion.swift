@@ -1,8 +1,9 @@
 import PhotosCore
 import Synchronization
 
-/// Owns the continuation of one transfer and resumes it exactly once, whichever comes first:
-/// the result from the loop thread, or the task's cancellation.
+/// Owns what waits for one transfer's result, a continuation or a handler, and delivers the
+/// result to it exactly once, whichever comes first: the result from the loop thread, or the
+/// task's cancellation.
 final class TransferCompletion: Sendable {
     typealias Continuation = CheckedContinuation<Result<HTTPResponse, any Error>, Never>
 

@@ -87,6 +87,23 @@ import Testing
         #expect(admission.plan(waiting: 20) == Plan(regular: 1, openers: 0))
     }
 
+    @Test func connectionsAskedForAheadHoldNoTransferBack() {
+        var admission = HostAdmission(streamsPerConnection: 100, maxConnections: 6)
+        // Five wanted, one of them the listing's own: four opened ahead.
+        #expect(admission.preconnectRoom(5, reserveOne: true) == 4)
+        for _ in 0..<4 { admission.startedPreconnect() }
+        #expect(admission.preconnectRoom(5, reserveOne: true) == 0)
+        // The listing still opens a connection of its own rather than wait for theirs.
+        #expect(Self.start(&admission, waiting: 1) == Plan(regular: 0, openers: 1, openersFirst: true))
+        // One ahead never comes up; the others and the listing's do.
+        admission.finished(openerStillOpening: true, requestSent: false, newConnection: false, preconnect: true)
+        for _ in 0..<3 { admission.openerResolved(newConnection: true, preconnect: true) }
+        admission.openerResolved(newConnection: true)
+        #expect(admission.connections == 4 && admission.opening == 0 && admission.preconnecting == 0)
+        // Asked again for five: one more.
+        #expect(admission.preconnectRoom(5, reserveOne: true) == 1)
+    }
+
     @Test func anOpenerThatFailsGivesItsPlaceToTheNext() {
         var admission = HostAdmission(streamsPerConnection: 100, maxConnections: 6)
         Self.start(&admission, waiting: 300)
