@@ -3,9 +3,9 @@ import PhotosCore
 import Synchronization
 
 extension CurlTransport {
-    /// Downloads every item to its file, named by its absolute path (as ``download(_:to:)``
-    /// does each), calling `each` with
-    /// the item's index and outcome as it ends, and returns once every item has ended.
+    /// Downloads every item to the file its absolute path names (as ``download(_:to:)`` does
+    /// each), calling `each` with the item's index and outcome as it ends, and returns once
+    /// every item has ended.
     ///
     /// Built for hundreds of files: a first attempt ends on the loop thread, where `each` runs
     /// (it must be short), instead of waking a task per file; the calling task is woken only to

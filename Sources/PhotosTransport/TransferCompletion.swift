@@ -22,29 +22,22 @@ final class TransferCompletion: Sendable {
 
     /// Installs the continuation; resumes it at once if the result is already known.
     func wait(_ continuation: Continuation) {
-        let ready: Result<HTTPResponse, any Error>? = state.withLock { state in
-            switch state {
-            case .idle:
-                state = .waiting(continuation)
-                return nil
-            case .finished(let result):
-                state = .resumed
-                return result
-            case .waiting, .handled, .resumed:
-                preconditionFailure("a transfer's continuation was installed twice")
-            }
-        }
-        if let ready { continuation.resume(returning: ready) }
+        if let ready = install(.waiting(continuation)) { continuation.resume(returning: ready) }
     }
 
     /// Installs a handler instead of a continuation: it runs, once, on the thread that delivers
     /// the result (the transport's loop thread), so it must be short. Runs at once when the
     /// result is already known.
     func handle(_ handler: @escaping Handler) {
-        let ready: Result<HTTPResponse, any Error>? = state.withLock { state in
+        if let ready = install(.handled(handler)) { handler(ready) }
+    }
+
+    /// Puts `waiter` in place, or returns the result when it is known already.
+    private func install(_ waiter: State) -> Result<HTTPResponse, any Error>? {
+        state.withLock { state in
             switch state {
             case .idle:
-                state = .handled(handler)
+                state = waiter
                 return nil
             case .finished(let result):
                 state = .resumed
@@ -53,7 +46,6 @@ final class TransferCompletion: Sendable {
                 preconditionFailure("a transfer's continuation was installed twice")
             }
         }
-        if let ready { handler(ready) }
     }
 
     /// Delivers the result. Returns false when the transfer had already completed.
