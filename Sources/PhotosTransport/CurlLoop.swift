@@ -29,7 +29,7 @@ final class CurlLoop: @unchecked Sendable {
         case cancel(Transfer)
         /// Transfers by host that are about to be added (see ``expect(_:)``).
         case expect([String: Int])
-        /// Connections to open ahead of their transfers (see ``preconnect(url:host:count:)``).
+        /// Connections to open ahead of their transfers (see ``preconnect(url:host:count:reserveOne:)``).
         case preconnect(url: String, host: String, count: Int, reserveOne: Bool)
         case shutdown
     }
@@ -475,14 +475,13 @@ final class CurlLoop: @unchecked Sendable {
             let openerNeverSent = transfer.role == .opening && !transfer.requestSent
             left(transfer)
             photos_curl_multi_remove_handle(multi, handle)
-            if openerNeverSent, transfer.isPreconnect, Self.isConnectFailure(code), let queue = hosts[transfer.host], queue.admission.connections > 0 {
-                // An extra connection asked for ahead did not come up: the host gets no more.
+            if openerNeverSent, Self.isConnectFailure(code), let queue = hosts[transfer.host], queue.admission.connections > 0 {
+                // An extra connection did not come up, but the host's others work: the host gets
+                // no more connections, and the transfer waits for them instead of failing (one
+                // asked for ahead simply ends).
                 queue.admission.stopGrowing()
             }
             if openerNeverSent, !transfer.isPreconnect, Self.isConnectFailure(code), let queue = hosts[transfer.host], queue.admission.connections > 0 {
-                // An extra connection did not come up, but the host's others work: the transfer
-                // waits for them instead of failing, and the host gets no more connections.
-                queue.admission.stopGrowing()
                 transfer.releaseHandle()
                 transfer.role = .regular
                 queue.requeueFirst(transfer)

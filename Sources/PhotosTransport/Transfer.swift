@@ -43,7 +43,7 @@ final class Transfer: @unchecked Sendable {
     /// ``HostAdmission``). Loop thread only.
     var role = ConnectionRole.regular
     /// A HEAD request whose only purpose is to bring up a connection ahead of the transfers that
-    /// will use it (``CurlLoop/preconnect(url:host:count:)``).
+    /// will use it (``CurlLoop/preconnect(url:host:count:reserveOne:)``).
     var isPreconnect = false
 
     enum ConnectionRole {
