@@ -13,7 +13,7 @@ public struct ListingKey: Sendable, Hashable, CustomStringConvertible {
 
     public init(provider: String, query: ListQuery) {
         self.provider = provider
-        let trimmed = query.text?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = query.text?.trimmingWhitespaceAndNewlines()
         self.text = trimmed?.isEmpty == false ? trimmed : nil
         self.filters = query.filters
         self.page = query.page
