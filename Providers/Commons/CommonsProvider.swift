@@ -57,6 +57,15 @@ public struct CommonsProvider: RegisteredProvider {
 
     // MARK: Listing
 
+    /// Where Wikimedia serves the files and thumbnails its API lists.
+    static let uploadHost = "https://upload.wikimedia.org/"
+
+    /// upload.wikimedia.org when the API is Wikimedia's own; nil for another endpoint (a
+    /// mirror, a test server), whose images may come from anywhere.
+    public var imageHost: String? { api.endpoint == CommonsAPI.defaultEndpoint ? Self.uploadHost : nil }
+
+    public var listingHost: String? { URLPolicy.isAllowed(api.endpoint) ? api.endpoint : nil }
+
     public func list(_ query: ListQuery) async throws -> PhotoPage {
         let page = max(1, query.page)
         let perPage = min(max(1, query.perPage), Self.maxPerPage)

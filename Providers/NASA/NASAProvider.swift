@@ -71,6 +71,12 @@ public struct NASAProvider: RegisteredProvider {
 
     // MARK: Listing
 
+    /// images-assets.nasa.gov, where the library serves its thumbnails and originals, when the
+    /// API is the library's own; nil for another endpoint (a mirror, a test server).
+    public var imageHost: String? { base == Self.defaultEndpoint ? "https://\(Self.assetHost)/" : nil }
+
+    public var listingHost: String? { URLPolicy.isAllowed(base) ? base : nil }
+
     public func list(_ query: ListQuery) async throws -> PhotoPage {
         let page = max(1, query.page)
         let perPage = min(max(1, query.perPage), Self.maxPerPage)

@@ -61,6 +61,18 @@ import Testing
         #expect(query["iiprop"]?.split(separator: "|").contains("extmetadata") == true)
     }
 
+    @Test func theImageHostIsNamedOnlyForWikimediasOwnAPIAndIsWhereItsListingsImagesAre() async throws {
+        let own = CommonsProvider(context: ProviderContext(http: Self.fixtures(), settings: [:]))
+        let host = try #require(own.imageHost.flatMap { URL(string: $0)?.host })
+        let page = try await own.list(ListQuery(text: "dogs", page: 1, perPage: 10))
+        #expect(!page.photos.isEmpty)
+        #expect(page.photos.allSatisfy { URL(string: $0.thumbnailURL ?? "")?.host == host }, "the recorded thumbnails come from \(host)")
+        #expect(own.listingHost == CommonsAPI.defaultEndpoint)
+        // Another endpoint (a mirror, a test server) may serve its images from anywhere.
+        #expect(Self.provider(Self.fixtures()).imageHost == nil)
+        #expect(Self.provider(Self.fixtures()).listingHost == Self.endpoint)
+    }
+
     @Test func searchTextStaysOneParameter() async throws {
         let http = Self.fixtures()
         _ = try await Self.provider(http).list(ListQuery(text: "cats&gsrnamespace=0 #1", page: 1, perPage: 5))

@@ -41,6 +41,18 @@ import Testing
 
     // MARK: Search
 
+    @Test func theImageHostIsNamedOnlyForTheLibrarysOwnAPIAndIsWhereItsListingsImagesAre() async throws {
+        let own = NASAProvider(context: ProviderContext(http: Self.fixtures(), settings: [:]))
+        let host = try #require(own.imageHost.flatMap { URL(string: $0)?.host })
+        let page = try await own.list(ListQuery(text: "dogs", page: 1, perPage: 10))
+        #expect(!page.photos.isEmpty)
+        #expect(page.photos.allSatisfy { URL(string: $0.thumbnailURL ?? "")?.host == host }, "the recorded thumbnails come from \(host)")
+        #expect(own.listingHost == NASAProvider.defaultEndpoint)
+        // Another endpoint (a mirror, a test server) may serve its images from anywhere.
+        #expect(Self.provider(Self.fixtures()).imageHost == nil)
+        #expect(Self.provider(Self.fixtures()).listingHost == Self.base)
+    }
+
     @Test func searchAsksForImagesOnlyAndPages() async throws {
         let http = Self.fixtures()
         let page = try await Self.provider(http).list(ListQuery(text: "dogs", page: 2, perPage: 10))
