@@ -254,7 +254,10 @@ import Glibc
             server.resetStats()
             let folder = try TemporaryFolder("save")
             let input = folder.appending("input.jsonl")
-            try (listed.stdout + "flickr:53624890009\n\nnot an id\n").write(to: input, atomically: true, encoding: .utf8)
+            // A cut-off object does not take the lines after it down with it, and a photo named
+            // twice is saved once.
+            let lines = listed.stdout + "{\"broken json\nflickr:53624890009\n\nnot an id\nflickr:53624890009\n"
+            try lines.write(to: input, atomically: true, encoding: .utf8)
             // The binary's runs read /dev/null: a shell feeds the file instead.
             let shell = try runProgram(
                 "/bin/sh",
@@ -264,13 +267,29 @@ import Glibc
                 ],
                 environment: photos.environment)
             let data = Data(shell.stdout.utf8)
-            #expect(shell.status == 75, "the line that is not an id fails")
+            #expect(shell.status == 65, "the lines that name no photo fail, as bad input: \(shell.stderr)")
+            #expect(!shell.stderr.contains("retry"), "running it again would not help")
             let summary = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
             #expect(summary["saved"] as? Int == 21)
+            #expect(summary["skipped"] as? Int == 1, "the id given twice")
             let failed = try #require(summary["failed"] as? [[String: String]])
-            #expect(failed.map { $0["id"] } == ["not an id"])
+            #expect(failed.map { $0["id"] } == ["{\"broken json", "not an id"])
             #expect(Self.files(under: folder.appending("piped")).count == 21)
             #expect(server.stats().requests == 20 + 2 + 1, "20 images; getInfo and getSizes for the bare id and its image; no request per listed photo")
+        }
+    }
+
+    @Test func filesThatCannotBeWrittenExitSeventyFourWithoutAskingForARetry() async throws {
+        try await withServer { _, photos in
+            let folder = try TemporaryFolder("save")
+            // A file where the provider's folder would go: nothing can be written below it
+            // (permissions would do the same, but tests may run as root).
+            try Data("not a folder".utf8).write(to: folder.appending("flickr"))
+            let run = try await photos.run(["save", "flickr:53624890009", "placeholder:1", "--to", folder.url.path])
+            #expect(run.status == 74, "\(run.stderr)")
+            #expect(run.stderr.contains("flickr:53624890009: cannot write \(folder.appending("flickr").path)"), "\(run.stderr)")
+            #expect(run.stdout.contains("1 failed") && !run.stdout.contains("retry"), "\(run.stdout)")
+            #expect(Self.files(under: folder.url) == ["flickr", "placeholder/placeholder_1.jpg"])
         }
     }
 

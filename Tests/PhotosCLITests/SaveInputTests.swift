@@ -11,25 +11,37 @@ import Glibc
 
 /// What `photos save -` reads, and the bounded channel between an input and the downloads.
 struct SaveInputTests {
+    /// The one input a line names.
+    private func input(_ line: String) throws -> SaveInput {
+        let inputs = SaveInputs.parseInputs(line)
+        try #require(inputs.count == 1, "\(line) names one input, not \(inputs.count)")
+        return inputs[0]
+    }
+
     @Test func stdinLinesAreIdsPhotoObjectsOrFailures() throws {
-        guard case .id(let id, nil) = try #require(SaveInputs.parseLine("  flickr:53624890009 ")) else {
+        guard case .id(let id, nil) = try input("  flickr:53624890009 ") else {
             Issue.record("an id")
             return
         }
         #expect(id.description == "flickr:53624890009")
-        #expect(SaveInputs.parseLine("   ") == nil, "blank lines are skipped")
-        guard case .invalid = try #require(SaveInputs.parseLine("dogs.jpg")) else {
+        #expect(SaveInputs.parseInputs("   ").isEmpty, "blank lines are skipped")
+        guard case .invalid = try input("dogs.jpg") else {
             Issue.record("not an id")
             return
         }
+        guard case .invalid(_, let reason) = try input(#"{"page":1,"total":3}"#) else {
+            Issue.record("an object that names no photo")
+            return
+        }
+        #expect(reason.contains("--format jsonl"), "says what to pipe instead")
         let listed = #"{"id":"placeholder:3","title":"t","image_url":"https://h/600/abc"}"#
-        guard case .id(let listedID, nil) = try #require(SaveInputs.parseLine(listed)) else {
+        guard case .id(let listedID, nil) = try input(listed) else {
             Issue.record("a list --format jsonl line is its id")
             return
         }
         #expect(listedID.raw == "3")
         let shown = #"{"id":"flickr:1","title":"t","taken_at":"2024-01-01T07:00:00Z","sizes":[{"label":"Original","width":4000,"height":3000,"url":"https://h/o.jpg"},{"label":"x","url":"file:///etc/passwd"}]}"#
-        guard case .id(_, let described?) = try #require(SaveInputs.parseLine(shown)) else {
+        guard case .id(_, let described?) = try input(shown) else {
             Issue.record("a show --format json object describes its sizes")
             return
         }
@@ -37,20 +49,32 @@ struct SaveInputTests {
         #expect(described.takenAt == Date(timeIntervalSince1970: 1_704_092_400))
     }
 
+    @Test func theDocumentOfListFormatJSONNamesItsPhotosInOrder() {
+        let document = #"{"has_more":false,"page":1,"per_page":3,"photos":[{"id":"placeholder:3"},{"title":"no id"},{"id":"flickr:9"}],"total":3}"#
+        let inputs = SaveInputs.parseInputs(document)
+        #expect(inputs.map(\.label) == ["placeholder:3", String(document.prefix(60)), "flickr:9"])
+        if case .invalid = inputs[1] {} else { Issue.record("a photo without an id is reported, not skipped") }
+    }
+
     @Test func prettyPrintedObjectsAreJoined() {
         var joiner = JSONLineJoiner()
         let lines = ["flickr:1", "{", #"  "id" : "flickr:2","#, #"  "title" : "a } in a string","#, "  \"tags\" : [ ]", "}", "flickr:3"]
-        let joined = lines.compactMap { joiner.add($0) }
+        let joined = lines.flatMap { joiner.add($0) }
         #expect(joined.count == 3)
         #expect(joined[0] == "flickr:1" && joined[2] == "flickr:3")
         #expect(joined[1].hasPrefix("{") && joined[1].hasSuffix("}"))
-        guard case .id(let id, _)? = SaveInputs.parseLine(joined[1]) else {
-            Issue.record("the joined object is read")
-            return
-        }
-        #expect(id.description == "flickr:2")
-        #expect(joiner.add("{") == nil)
+        #expect(SaveInputs.parseInputs(joined[1]).map(\.label) == ["flickr:2"], "the joined object is read")
+        #expect(joiner.add("{").isEmpty)
         #expect(joiner.finish() == "{", "an unfinished object is handed over at the end")
+    }
+
+    @Test func aBrokenObjectEndsWhereTheNextInputStarts() {
+        // An unterminated string would otherwise hold every later line inside the object.
+        var joiner = JSONLineJoiner()
+        let lines = ["placeholder:3", #"{"broken json"#, "placeholder:7", #"{"id":"placeholder:8"}"#, "{", #"  "id" : "placeholder:9"#, "placeholder:10"]
+        let inputs = lines.flatMap { joiner.add($0) }.flatMap(SaveInputs.parseInputs) + (joiner.finish().map(SaveInputs.parseInputs) ?? [])
+        #expect(inputs.map(\.label) == ["placeholder:3", #"{"broken json"#, "placeholder:7", "placeholder:8", #"{ "id" : "placeholder:9"#, "placeholder:10"], "each named on one line")
+        #expect(inputs.filter { if case .invalid = $0 { return true } else { return false } }.count == 2)
     }
 
     @Test func theReaderHandsOverLinesInBatches() async throws {

@@ -13,6 +13,15 @@ enum SaveInput: Sendable {
     /// A line or argument that is not a photo id.
     case invalid(String, reason: String)
 
+    /// The photo it names, if any.
+    var photoID: PhotoID? {
+        switch self {
+        case .photo(let photo): return photo.id
+        case .id(let id, _): return id
+        case .invalid: return nil
+        }
+    }
+
     /// How the summary names it.
     var label: String {
         switch self {
@@ -60,10 +69,10 @@ final class SaveInputs: Sendable {
                 do {
                     var joiner = JSONLineJoiner()
                     while let lines = try await reader.next(upTo: 500) {
-                        let inputs = lines.compactMap { joiner.add($0) }.compactMap(Self.parseLine)
+                        let inputs = lines.flatMap { joiner.add($0) }.flatMap(Self.parseInputs)
                         if !inputs.isEmpty { try await channel.send(inputs) }
                     }
-                    if let rest = joiner.finish().flatMap(Self.parseLine) { try await channel.send([rest]) }
+                    if let rest = joiner.finish().map(Self.parseInputs), !rest.isEmpty { try await channel.send(rest) }
                     channel.finish()
                 } catch {
                     channel.finish(throwing: error)
@@ -122,20 +131,39 @@ final class SaveInputs: Sendable {
         return .id(id, described: nil)
     }
 
-    /// A line of stdin: an id, or a photo object as `photos list --format jsonl` and
-    /// `photos show --format json` print it; nil for a blank line.
-    static func parseLine(_ line: String) -> SaveInput? {
+    /// A line of stdin (or an object spread over lines, see ``JSONLineJoiner``): an id, a photo
+    /// object as `photos list --format jsonl` and `photos show --format json` print it, or the
+    /// whole document of `photos list --format json`, whose photos it names in order; nothing
+    /// for a blank line.
+    static func parseInputs(_ line: String) -> [SaveInput] {
         let text = line.trimmingCharacters(in: .whitespaces)
-        guard !text.isEmpty else { return nil }
+        guard !text.isEmpty else { return [] }
         guard text.hasPrefix("{") else {
-            guard let id = PhotoID(text) else { return .invalid(text, reason: "not a photo id or a photo object of photos list --format jsonl") }
-            return .id(id, described: nil)
+            guard let id = PhotoID(text) else {
+                return [.invalid(excerpt(text), reason: "not a photo id (provider:id) or a photo object of photos list --format jsonl")]
+            }
+            return [.id(id, described: nil)]
         }
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
-            let idText = object["id"] as? String, let id = PhotoID(idText)
-        else {
-            return .invalid(String(text.prefix(60)), reason: "a JSON line without a photo id")
+        let invalid = SaveInput.invalid(
+            excerpt(text), reason: "not a JSON object that names a photo (give ids, or pipe photos list --format jsonl)")
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else { return [invalid] }
+        if object["id"] == nil, let photos = object["photos"] as? [Any] {
+            return photos.map { element in
+                guard let photo = element as? [String: Any] else { return invalid }
+                return input(from: photo) ?? invalid
+            }
         }
+        return [input(from: object) ?? invalid]
+    }
+
+    /// The start of `text` on one line, to name it in a report.
+    private static func excerpt(_ text: String) -> String {
+        String(text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ").prefix(60))
+    }
+
+    /// The photo a JSON object names by its `id`, with its sizes when it lists them.
+    private static func input(from object: [String: Any]) -> SaveInput? {
+        guard let idText = object["id"] as? String, let id = PhotoID(idText) else { return nil }
         return .id(id, described: describedPhoto(id, object))
     }
 
@@ -158,29 +186,47 @@ final class SaveInputs: Sendable {
     }
 }
 
-/// Joins the lines of a pretty-printed JSON object (`photos show --format json`) into one, so
-/// that stdin may hold JSON Lines, ids, or whole objects.
+/// Joins the lines of a pretty-printed JSON object (`photos show --format json`, `photos list
+/// --format json`) into one, so that stdin may hold JSON Lines, ids, or whole objects.
+///
+/// The lines inside a pretty-printed object are indented, and it closes with a `}` at the start
+/// of a line: a line that starts otherwise while an object is open is new input, and the object
+/// before it was cut short (it is handed over as it is, to be reported). So one broken line
+/// never swallows the lines after it.
 struct JSONLineJoiner {
     private var pending: String?
-    private static let limit = 1 << 20
+    /// The most an object may hold (a `list --format json` of thousands of photos fits).
+    private static let limit = 8 << 20
 
-    /// The line to read, or nil while an object spans more lines.
-    mutating func add(_ line: String) -> String? {
+    /// The lines to read now: none while an object spans more lines, two when `line` cut one
+    /// short.
+    mutating func add(_ line: String) -> [String] {
         if var text = pending {
+            if Self.startsInput(line) {
+                pending = nil
+                return [text] + add(line)
+            }
             text += "\n" + line
             if Self.isComplete(text) || text.utf8.count > Self.limit {
                 pending = nil
-                return text
+                return [text]
             }
             pending = text
-            return nil
+            return []
         }
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         if trimmed.hasPrefix("{"), !Self.isComplete(trimmed) {
             pending = line
-            return nil
+            return []
         }
-        return line
+        return [line]
+    }
+
+    /// Whether `line` begins input of its own rather than continuing a pretty-printed object:
+    /// it starts with neither indentation nor a closing bracket.
+    static func startsInput(_ line: String) -> Bool {
+        guard let first = line.utf8.first else { return false }
+        return first != 0x20 && first != 0x09 && first != UInt8(ascii: "}") && first != UInt8(ascii: "]")
     }
 
     /// What is left at the end of the input.

@@ -48,7 +48,10 @@ struct SaveReport {
         let time = seconds < 10 ? String(format: "%.1f s", seconds) : AgeText.format(seconds)
         var line = "Saved \(saved) \(saved == 1 ? "photo" : "photos") (\(ByteText.format(Int64(bytes)))) to \(folder.path) in \(time)"
         if skipped > 0 { line += "; \(skipped) \(skipped == 1 ? "was" : "were") already there" }
-        if !failures.isEmpty { line += "; \(failures.count) failed (run the same command again to retry)" }
+        if !failures.isEmpty {
+            line += "; \(failures.count) failed"
+            if failures.contains(where: { $0.kind.isRetryable }) { line += " (run the same command again to retry)" }
+        }
         if done == 0 { line = "Nothing to save" }
         return TerminalText.sanitize(line + ".")
     }
@@ -72,10 +75,14 @@ struct SaveReport {
 
     var json: JSON { JSON(saved: saved, skipped: skipped, failed: failures, bytes: bytes) }
 
-    /// 75 when some photos failed; when nothing was saved or there, 69 if every failure was the
-    /// network's or the provider's, 65 if every one was bad data; nil when all is well.
+    /// 75 when some photos failed; 74 when every failure was a file that could not be written,
+    /// 65 when every one was an input that names no photo; when nothing was saved or there, 69
+    /// if every failure was the network's or the provider's, 65 if every one was bad data; nil
+    /// when all is well.
     var exitCode: Int32? {
         guard !failures.isEmpty else { return nil }
+        if failures.allSatisfy({ $0.kind == .write }) { return 74 }
+        if failures.allSatisfy({ $0.kind == .input }) { return 65 }
         if saved + skipped == 0 {
             if failures.allSatisfy({ $0.kind == .unreachable }) { return 69 }
             if failures.allSatisfy({ $0.kind == .badData }) { return 65 }

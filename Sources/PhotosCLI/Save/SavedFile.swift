@@ -40,7 +40,15 @@ struct SaveFailure: Sendable, Encodable {
         case unreachable
         /// Not an image, or not what the server said (65 when nothing else was saved).
         case badData
+        /// An input that names no photo photos can ask for: a line of stdin that is no id, an
+        /// unknown provider, an id the provider cannot have (65 when every failure is one).
+        case input
+        /// A file or folder below `--to` could not be written (74 when every failure is one).
+        case write
         case other
+
+        /// Whether running the save again may succeed where this failed.
+        var isRetryable: Bool { self == .unreachable || self == .other }
     }
 
     var id: String
@@ -287,7 +295,7 @@ final class SavedFiles: Sendable {
             return .cancelled
         case TransportError.fileSystem(let path, let detail):
             if isDiskFull(detail) { return .diskFull("\(path): \(detail)") }
-            return .failed("cannot write \(path): \(detail)", .other)
+            return .failed("cannot write \(path): \(detail)", .write)
         case let error as TransportError:
             switch error {
             case .tooLarge, .truncated, .protocolError: return .failed(error.description, .badData)
@@ -307,7 +315,7 @@ final class SavedFiles: Sendable {
     static func fileSystemOutcome(_ code: Int32, path: String) -> FileOutcome {
         let detail = String(cString: strerror(code))
         if code == ENOSPC || code == EDQUOT { return .diskFull("\(path): \(detail)") }
-        return .failed("cannot write \(path): \(detail)", .other)
+        return .failed("cannot write \(path): \(detail)", .write)
     }
 
     /// The transport reports a full disk in the system's words.

@@ -50,6 +50,9 @@ struct Saving {
             await withTaskGroup(of: Labelled.self) { downloads in
                 var inFlight = 0
                 var assigner = NameAssigner(metadata: request.metadata)
+                // Photos named twice (the same id given or piped again, a listing that repeats
+                // one across pages) are saved once; the repeat counts as already there.
+                var seen = Set<PhotoID>()
                 var sequence = 0
                 func record(_ outcome: FileOutcome, _ label: String, _ order: Int) {
                     switch outcome {
@@ -94,7 +97,13 @@ struct Saving {
                     total = max(report.received, expected)
                     progress.update(total: total)
                     var pending: [(label: String, order: Int, item: SaveItem)] = []
-                    for resolved in await resolve(batch, size: request.size) {
+                    let firsts = batch.filter { input in
+                        guard let id = input.photoID, !seen.insert(id).inserted else { return true }
+                        sequence += 1
+                        record(.skipped, input.label, sequence)
+                        return false
+                    }
+                    for resolved in await resolve(firsts, size: request.size) {
                         guard fatal == nil, !Task.isCancelled else { break }
                         sequence += 1
                         let order = sequence
@@ -168,7 +177,7 @@ struct Saving {
         for (index, input) in batch.enumerated() {
             switch input {
             case .invalid(let text, let reason):
-                results[index] = Resolved(label: text, result: .failure(SaveFailure(id: text, error: reason)))
+                results[index] = Resolved(label: text, result: .failure(SaveFailure(id: text, error: reason, kind: .input)))
             case .photo(let photo):
                 if photo.sizes.isEmpty && (size == .original || photo.imageURL == nil) {
                     needDetail.append((index, photo.id, photo))
@@ -207,10 +216,10 @@ struct Saving {
     private func detailed(_ id: PhotoID, known: Photo?, size: ImageSizeChoice) async -> Resolved {
         let label = id.description
         guard let provider = environment.registry.make(id.provider, context: context.providers) else {
-            return Resolved(label: label, result: .failure(SaveFailure(id: label, error: "unknown provider '\(id.provider)'")))
+            return Resolved(label: label, result: .failure(SaveFailure(id: label, error: "unknown provider '\(id.provider)'", kind: .input)))
         }
         guard provider.isValidID(id.raw) else {
-            return Resolved(label: label, result: .failure(SaveFailure(id: label, error: "not a valid \(id.provider) photo id")))
+            return Resolved(label: label, result: .failure(SaveFailure(id: label, error: "not a valid \(id.provider) photo id", kind: .input)))
         }
         do {
             let detail = try await provider.detail(id)
