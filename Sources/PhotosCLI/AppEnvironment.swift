@@ -157,6 +157,11 @@ struct AppEnvironment {
     /// Rendered tiles kept between runs, so an unchanged grid is not drawn from scratch.
     var tileCache: TileCache { TileCache(directory: cacheRoot.appendingPathComponent(CacheLayout.tilesFolder, isDirectory: true)) }
 
+    /// Columns for reports of one value per row (`show`, `config show`, `cache stats`,
+    /// `providers`): the terminal's width; nil when output goes elsewhere, so that no value (a
+    /// path, a URL) is cut short where it will be copied or read by a program.
+    var reportWidth: Int? { TTY.columns(STDOUT_FILENO) }
+
     /// Columns for tables: the terminal's width, else COLUMNS, else 100.
     var terminalWidth: Int {
         if let columns = TTY.columns(STDOUT_FILENO) { return columns }

@@ -58,6 +58,16 @@ import Testing
             let image = try Data(contentsOf: URL(fileURLWithPath: path))
             #expect(image.prefix(2) == Data([0xFF, 0xD8]))
             #expect(server.stats().requests >= 2)
+
+            // Later, without --open: the file the image was downloaded to, whole in a table
+            // that goes to a pipe (a path cut short could not be copied).
+            let again = try await photos.run(["show", "placeholder:2", "--format", "json"])
+            let cached = try #require(try again.json()["image_path"] as? String, "\(again.stdout)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: cached)) == image)
+            let table = try await photos.run(["show", "placeholder:2"])
+            #expect(table.status == 0)
+            #expect(table.stdout.split(separator: "\n").contains { $0.hasPrefix("File") && $0.hasSuffix(cached) }, "\(table.stdout)")
+            #expect(!table.stdout.contains("…"))
         }
     }
 

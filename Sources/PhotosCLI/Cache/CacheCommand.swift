@@ -48,12 +48,13 @@ extension PhotosCommand {
                     case .json:
                         try Output.write(try JSONOutput.encode(CacheStatsJSON(stats, now: now), pretty: true) + "\n")
                     case .table:
-                        try Output.write(Self.render(stats, now: now, width: context.environment.terminalWidth))
+                        try Output.write(Self.render(stats, now: now, width: context.environment.reportWidth))
                     }
                 }
             }
 
-            static func render(_ stats: CacheStatistics, now: Date, width: Int) -> String {
+            /// The statistics as rows of label and value, the values cut to `width` columns (nil: whole).
+            static func render(_ stats: CacheStatistics, now: Date, width: Int?) -> String {
                 func percent(_ rate: Double?) -> String { rate.map { String(format: "%.0f%%", $0 * 100) } ?? "-" }
                 var rows: [(String, String)] = [
                     ("Path", stats.path),
@@ -69,8 +70,9 @@ extension PhotosCommand {
                     rows.append((provider.name, "\(provider.listings) pages, \(provider.images) images, \(ByteText.format(provider.imageBytes))"))
                 }
                 let labelWidth = rows.map { $0.0.count }.max() ?? 0
+                let valueWidth = width.map { max(20, $0 - labelWidth - 2) }
                 return rows.map { label, value in
-                    TerminalText.pad(label, width: labelWidth) + "  " + TerminalText.fit(value, width: max(20, width - labelWidth - 2))
+                    TerminalText.pad(label, width: labelWidth) + "  " + (valueWidth.map { TerminalText.fit(value, width: $0) } ?? TerminalText.sanitize(value))
                 }.joined(separator: "\n") + "\n"
             }
         }

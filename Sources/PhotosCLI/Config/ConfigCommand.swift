@@ -49,7 +49,7 @@ extension PhotosCommand {
                     case .json: try Output.write(try JSONOutput.encode(report, pretty: true) + "\n")
                     case .table:
                         // Paths and URLs are not cut short for a pipe or a file.
-                        try Output.write(report.table(width: environment.stdoutIsTerminal ? environment.terminalWidth : 1000))
+                        try Output.write(report.table(width: environment.reportWidth))
                     }
                 }
             }

@@ -63,15 +63,18 @@ struct ConfigReport: Encodable {
         }
     }
 
-    func table(width: Int) -> String {
+    /// The settings as a table `width` columns wide (nil: every value whole).
+    func table(width: Int?) -> String {
         var text = "Config file: \(TerminalText.sanitize(path)) (\(pathSource); \(fileExists ? "present" : "not present: photos config init writes one"))\n\n"
+        let fitted = width != nil
         var table = Table(columns: [
-            .init("SETTING", maxWidth: 30), .init("VARIABLE", maxWidth: 34), .init("VALUE", maxWidth: 40), .init("SOURCE"),
+            .init("SETTING", maxWidth: fitted ? 34 : nil), .init("VARIABLE", maxWidth: fitted ? 34 : nil),
+            .init("VALUE", maxWidth: fitted ? 40 : nil), .init("SOURCE"),
         ])
         for entry in entries {
             table.append([entry.setting.displayKey, entry.setting.variable ?? "-", Self.shown(entry), Self.describe(entry.source)])
         }
-        text += table.render(width: width)
+        text += table.render(width: width ?? Int.max / 4)
         text += "\nphotos \(PhotosVersion.current), \(curl?.summary ?? VersionReport.curlLine)\n"
         return text
     }

@@ -39,7 +39,7 @@ extension PhotosCommand {
                 let report = ProviderReport(environment: environment)
                 switch format {
                 case .json: try Output.write(try JSONOutput.encode(report.entries, pretty: true) + "\n")
-                case .table: try Output.write(report.table(width: environment.terminalWidth, verbose: verbose))
+                case .table: try Output.write(report.table(width: environment.reportWidth, verbose: verbose))
                 }
             }
         }
@@ -114,16 +114,19 @@ struct ProviderReport {
         }
     }
 
-    func table(width: Int, verbose: Bool) -> String {
+    /// The providers as a table `width` columns wide (nil: every value whole).
+    func table(width: Int?, verbose: Bool) -> String {
+        let fitted = width != nil
         var table = Table(columns: [
-            .init("PROVIDER", maxWidth: 12), .init("READY", maxWidth: 24), .init("IDS", maxWidth: 22), .init("ABOUT"),
+            .init("PROVIDER", maxWidth: fitted ? 12 : nil), .init("READY", maxWidth: fitted ? 24 : nil),
+            .init("IDS", maxWidth: fitted ? 22 : nil), .init("ABOUT"),
         ])
         for entry in entries {
             let needs = entry.descriptor.requiredSettings.map(\.variable).joined(separator: ", ")
             let ready = entry.configured ? "yes" : "no: set \(needs)"
             table.append([entry.descriptor.name, ready, entry.descriptor.idSyntax, entry.descriptor.summary])
         }
-        var text = table.render(width: width)
+        var text = table.render(width: width ?? Int.max / 4)
         guard verbose else {
             return text + "\nFilters and settings of each: photos providers --verbose\n"
         }

@@ -56,14 +56,18 @@ struct Showing {
         }
         let preview = options.preview
             ? await drawPreview(detail, opened: imagePath, graphics: options.graphics, cache: cache, fetcher: fetcher) : nil
-        let thumbnail = detail.photo.thumbnailURL.flatMap { cache.cachedImages([$0])[$0] }
+        // The thumbnail, and the full image when an earlier `--open` (or a save) downloaded it.
+        let largest = imagePath == nil ? detail.largestImageURL : nil
+        let cached = cache.cachedImages([detail.photo.thumbnailURL, largest].compactMap { $0 })
+        let thumbnail = detail.photo.thumbnailURL.flatMap { cached[$0] }
+        let file = imagePath ?? largest.flatMap { cached[$0] }
 
         switch options.format {
         case .json, .jsonl, .grid:
-            let json = PhotoJSON(photo: detail.photo, thumbnailPath: thumbnail?.path, detail: detail, imagePath: imagePath?.path)
+            let json = PhotoJSON(photo: detail.photo, thumbnailPath: thumbnail?.path, detail: detail, imagePath: file?.path)
             try Output.write(try JSONOutput.encode(json, pretty: true) + "\n")
         case .table:
-            try Output.write((preview ?? "") + Self.render(detail, imagePath: imagePath, width: environment.terminalWidth))
+            try Output.write((preview ?? "") + Self.render(detail, imagePath: file, width: environment.reportWidth))
         }
         if let imagePath { try launchOpener(imagePath) }
     }
@@ -122,7 +126,8 @@ struct Showing {
             ?? usable.min { $0.longestEdge < $1.longestEdge }?.url
     }
 
-    static func render(_ detail: PhotoDetail, imagePath: URL?, width: Int) -> String {
+    /// The detail as rows of label and value, the values cut to `width` columns (nil: whole).
+    static func render(_ detail: PhotoDetail, imagePath: URL?, width: Int?) -> String {
         let photo = detail.photo
         var rows: [(String, String)] = [
             ("ID", photo.id.description),
@@ -147,9 +152,9 @@ struct Showing {
         if let imagePath { rows.append(("File", imagePath.path)) }
 
         let labelWidth = rows.map { $0.0.count }.max() ?? 0
-        let valueWidth = max(20, width - labelWidth - 2)
+        let valueWidth = width.map { max(20, $0 - labelWidth - 2) }
         return rows.map { label, value in
-            TerminalText.pad(label, width: labelWidth) + "  " + TerminalText.fit(value, width: valueWidth)
+            TerminalText.pad(label, width: labelWidth) + "  " + (valueWidth.map { TerminalText.fit(value, width: $0) } ?? TerminalText.sanitize(value))
         }.joined(separator: "\n") + "\n"
     }
 
