@@ -38,14 +38,21 @@ struct AppEnvironment {
 
     /// Core settings whose config file value is a TOML integer, with the values accepted.
     static let integerRanges: [String: ClosedRange<Int>] = [
-        "PHOTOS_MAX_CONNECTIONS_PER_HOST": TransportConfiguration.connectionsPerHostRange
+        "PHOTOS_MAX_CONNECTIONS_PER_HOST": TransportConfiguration.connectionsPerHostRange,
+        "PHOTOS_MAX_IMAGE_MB": maxImageMegabytes,
+        "PHOTOS_STALL_SECONDS": stallSecondsRange,
     ]
+
+    /// The accepted values of PHOTOS_MAX_IMAGE_MB, in MiB.
+    static let maxImageMegabytes = 1...4096
+    /// The accepted values of PHOTOS_STALL_SECONDS.
+    static let stallSecondsRange = 1...3600
 
     /// The largest image any download may bring, from PHOTOS_MAX_IMAGE_MB / `[network] max_image_mb`.
     /// - Throws: `PhotosError.usage` when it is not a whole number from 1 to 4096.
     func maxImageBytes() throws -> Int {
         let text = settings["PHOTOS_MAX_IMAGE_MB"] ?? "50"
-        guard let megabytes = Int(text.trimmingWhitespace()), (1...4096).contains(megabytes) else {
+        guard let megabytes = Int(text.trimmingWhitespace()), Self.maxImageMegabytes.contains(megabytes) else {
             throw PhotosError.usage("PHOTOS_MAX_IMAGE_MB (config [network] max_image_mb) must be a whole number of MiB from 1 to 4096, got '\(text)'")
         }
         return megabytes * 1024 * 1024
@@ -123,7 +130,7 @@ struct AppEnvironment {
         var configuration = TransportConfiguration.fromEnvironment(environment)
         configuration.caBundlePath = settings["PHOTOS_CA_BUNDLE"]
         if let text = settings["PHOTOS_STALL_SECONDS"] {
-            guard let seconds = Int(text.trimmingWhitespace()), (1...3600).contains(seconds) else {
+            guard let seconds = Int(text.trimmingWhitespace()), Self.stallSecondsRange.contains(seconds) else {
                 throw PhotosError.usage("PHOTOS_STALL_SECONDS (config [network] stall_seconds) must be a whole number of seconds from 1 to 3600, got '\(text)'")
             }
             configuration.lowSpeedTime = .seconds(seconds)

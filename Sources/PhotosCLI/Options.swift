@@ -9,6 +9,16 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     static var allValueStrings: [String] { allCases.map(\.rawValue) }
 }
 
+/// The formats of a command that prints one thing (a photo's detail, a save's summary): its
+/// help offers only these.
+enum SingleOutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, json
+
+    static var allValueStrings: [String] { allCases.map(\.rawValue) }
+
+    var output: OutputFormat { self == .json ? .json : .table }
+}
+
 /// Options every data command shares.
 struct OutputOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(

@@ -37,6 +37,15 @@ import Testing
         }
     }
 
+    @Test(arguments: [["--version"], ["--version", "--verbose"], ["--help"], ["list", "--help"], ["--generate-completion-script", "bash"]])
+    func helpAndVersionThatCannotBeWrittenExitSeventyFour(arguments: [String]) throws {
+        let photos = try PhotosBinary(server: nil)
+        defer { photos.remove() }
+        let run = try runProgram(PhotosBinary.executable.path, arguments, environment: photos.environment, standardOutput: "/dev/full")
+        #expect(run.status == 74, "\(arguments): \(run.stderr)")
+        #expect(run.stderr == "photos: error: cannot write the output: No space left on device\n")
+    }
+
     @Test func aClosedPipeIsAQuietSuccess() async throws {
         try await withServer { _, photos in
             // About a megabyte of JSON Lines: far more than a pipe holds once head has gone.

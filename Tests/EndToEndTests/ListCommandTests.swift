@@ -255,6 +255,19 @@ import Testing
         #expect(run.stdout.isEmpty)
     }
 
+    @Test func providerNamesThatCannotBeUsedSayWhereTheyCameFrom() async throws {
+        let photos = try PhotosBinary(server: nil)
+        defer { photos.remove() }
+        let mixed = try await photos.run(["list", "--provider", "all,flickr"])
+        #expect(mixed.status == 64)
+        #expect(mixed.stderr.contains("'all' names every ready provider and goes alone: --provider all"), "\(mixed.stderr)")
+        let config = photos.home.appendingPathComponent("defaults.toml")
+        try "[defaults]\nprovider = \"nope\"\n".write(to: config, atomically: true, encoding: .utf8)
+        let configured = try await photos.run(["list", "--offline"], environment: ["PHOTOS_CONFIG": config.path])
+        #expect(configured.status == 64)
+        #expect(configured.stderr.contains("unknown provider 'nope' (config [defaults] provider); choose from"), "\(configured.stderr)")
+    }
+
     @Test func helpTeachesEveryFlagWithAnExample() async throws {
         let photos = try PhotosBinary(server: nil)
         defer { photos.remove() }
@@ -266,6 +279,13 @@ import Testing
             #expect(list.stdout.contains(flag), "list --help mentions \(flag)")
         }
         #expect(list.stdout.contains("Examples:"))
+        // Help wraps its lines: compared with the words on one line.
+        func words(_ text: String) -> String { text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        #expect(words(list.stdout).contains("(values: table, json, jsonl, grid; default: table)"))
+        for command in ["show", "save"] {
+            let help = try await photos.run([command, "--help"])
+            #expect(words(help.stdout).contains("(values: table, json; default: table)"), "\(command) offers only the formats it prints")
+        }
         let version = try await photos.run(["--version"])
         #expect(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
     }

@@ -290,6 +290,10 @@ import Glibc
             #expect(run.stderr.contains("flickr:53624890009: cannot write \(folder.appending("flickr").path)"), "\(run.stderr)")
             #expect(run.stdout.contains("1 failed") && !run.stdout.contains("retry"), "\(run.stdout)")
             #expect(Self.files(under: folder.url) == ["flickr", "placeholder/placeholder_1.jpg"])
+
+            let intoAFile = try await photos.run(["save", "placeholder:2", "--to", folder.appending("flickr").path])
+            #expect(intoAFile.status == 74)
+            #expect(intoAFile.stderr.contains("--to names a file, not a folder: \(folder.appending("flickr").path)"), "\(intoAFile.stderr)")
         }
     }
 

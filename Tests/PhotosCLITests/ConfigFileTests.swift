@@ -111,4 +111,44 @@ import PhotosCore
             #expect(throws: PhotosError.self) { try refused.maxConnectionsPerHost() }
         }
     }
+
+    @Test func aFileThatCannotBeReadSaysWhy() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photos-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func reason(_ path: String) -> String? {
+            do {
+                _ = try ConfigFile.load(path: path)
+                return nil
+            } catch let error as ConfigFile.ParseError {
+                return error.reason
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(reason(folder.path) == "is a folder, not a file")
+        let latin1 = folder.appendingPathComponent("latin1.toml")
+        try Data([0x5B, 0x78, 0x5D, 0x0A, 0x61, 0x20, 0x3D, 0x20, 0x22, 0xE9, 0x22, 0x0A]).write(to: latin1)
+        #expect(reason(latin1.path) == "is not UTF-8 text")
+        #expect(reason(folder.appendingPathComponent("missing.toml").path) == nil, "no file is no settings")
+    }
+
+    @Test func numbersOfTheNetworkTableAreIntegers() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photos-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("config.toml").path
+        try "[network]\nmax_image_mb = 64\nstall_seconds = 12\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let environment = try AppEnvironment.load(environment: ["PHOTOS_CONFIG": path])
+        #expect(try environment.maxImageBytes() == 64 << 20)
+        #expect(try environment.transportConfiguration().lowSpeedTime == .seconds(12))
+        // A number in quotes is a string, as for every other number of the file; the message
+        // shows how to write it.
+        try "[network]\nmax_image_mb = \"64\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect {
+            _ = try AppEnvironment.load(environment: ["PHOTOS_CONFIG": path])
+        } throws: { error in
+            "\(error)".contains("max_image_mb must be an integer, got a string (write max_image_mb = 50)")
+        }
+    }
 }

@@ -41,6 +41,8 @@ import PhotosProviders
         ("[cache.dir]\nx = 1\n", 1, "[cache] dir must be a string, not a table"),
         ("[cache]\nmax_size_mb = -1\n", 2, "from 1 to"),
         ("[network]\nmax_connections_per_host = \"6\"\n", 2, "[network] max_connections_per_host must be an integer, got a string"),
+        ("[network]\nmax_image_mb = 0\n", 2, "[network] max_image_mb must be a whole number from 1 to 4096, got 0"),
+        ("[network]\nstall_seconds = \"soon\"\n", 2, "[network] stall_seconds must be an integer, got a string"),
         ("[network]\nmax_connections_per_host = 0\n", 2, "must be a whole number from 1 to 32, got 0"),
     ])
     func reportsUnknownKeysAndWrongTypesWithTheirLine(text: String, line: Int, reason: String) {

@@ -42,12 +42,21 @@ struct ConfigFile: Equatable {
     /// - Parameter schema: made only when there is a file to check against it (most runs have
     ///   none, and making it sorts every setting of every provider).
     static func load(path: String, schema: @autoclosure () -> ConfigSchema? = nil) throws -> ConfigFile {
-        guard FileManager.default.fileExists(atPath: path) else { return ConfigFile() }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return ConfigFile() }
+        guard !isFolder.boolValue else { throw ParseError(path: path, line: 0, reason: "is a folder, not a file") }
+        // Opened first, so that a file that cannot be read says why (permissions), not that
+        // its text is no UTF-8.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw ParseError(path: path, line: 0, reason: "cannot be read: \(String(cString: strerror(errno)))")
+        }
+        close(descriptor)
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw ParseError(path: path, line: 0, reason: "cannot be read as UTF-8 text")
+            throw ParseError(path: path, line: 0, reason: "is not UTF-8 text")
         }
         return try parse(text, path: path, schema: schema())
     }

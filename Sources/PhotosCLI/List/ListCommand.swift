@@ -56,7 +56,7 @@ extension PhotosCommand {
         @Option(name: .long, help: ArgumentHelp("Photos per page (default 30; Flickr allows up to 500). Example: --per-page 100", valueName: "n"))
         var perPage: Int?
 
-        @Option(help: ArgumentHelp("Stop after this many photos, walking pages as needed. Example: --limit 250", valueName: "n"))
+        @Option(help: ArgumentHelp("Stop after this many photos of each provider, walking pages as needed. Example: --limit 250", valueName: "n"))
         var limit: Int?
 
         @Flag(help: "Walk every page to the last one (or to --limit).")

@@ -33,9 +33,15 @@ struct ProviderSelection {
                 }
             }
         } else {
+            // Names from the config file say so: the command line did not name them.
+            let origin = spec == nil ? " (config [defaults] provider)" : ""
             for name in requested {
+                if name == "all" {
+                    throw PhotosError.usage(
+                        "'all' names every ready provider and goes alone\(origin): --provider all, or names such as --provider \(known.prefix(2).joined(separator: ","))")
+                }
                 guard known.contains(name) else {
-                    throw PhotosError.usage("unknown provider '\(name)'; choose from \(known.joined(separator: ", ")) or all")
+                    throw PhotosError.usage("unknown provider '\(name)'\(origin); choose from \(known.joined(separator: ", ")) or all")
                 }
                 if !names.contains(name) { names.append(name) }
             }

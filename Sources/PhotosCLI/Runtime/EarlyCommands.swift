@@ -15,17 +15,25 @@ public enum EarlyCommands {
         case ["--version"]:
             // What the parser would print, without building the command tree: `photos --version`
             // is the start-up floor scripts and the benchmarks measure.
-            Output.writeAll(VersionReport.text(verbose: false), to: STDOUT_FILENO)
+            write(VersionReport.text(verbose: false))
             return true
         case ["--version", "--verbose"], ["--verbose", "--version"], ["--version", "-v"], ["-v", "--version"]:
-            Output.writeAll(VersionReport.text(verbose: true), to: STDOUT_FILENO)
+            write(VersionReport.text(verbose: true))
             return true
         case ["--generate-completion-script", "bash"], ["--generate-completion-script=bash"]:
-            Output.writeAll(Completions.bashScript(), to: STDOUT_FILENO)
+            write(Completions.bashScript())
             return true
         default:
             return false
         }
+    }
+
+    /// Writes `text` to stdout; leaves with 74 when it cannot (a full disk), quietly when the
+    /// reader has gone (`photos --version | true`).
+    private static func write(_ text: String) {
+        guard let code = Output.writeAll(text, to: STDOUT_FILENO), code != EPIPE else { return }
+        Output.writeAll("photos: error: cannot write the output: \(String(cString: strerror(code)))\n", to: STDERR_FILENO)
+        _exit(74)
     }
 }
 

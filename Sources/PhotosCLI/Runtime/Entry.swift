@@ -13,7 +13,7 @@ extension PhotosCommand {
     /// stopped its transport by then, and exit handlers (libcrypto's among them) have nothing
     /// left to do but race a thread libcurl may still be winding down.
     public static func runAndExit(_ arguments: [String]? = nil) async -> Never {
-        let code: Int32
+        var code: Int32
         ExitTeardown.skip()
         do {
             if let request = ListFastPath.request(arguments ?? Array(CommandLine.arguments.dropFirst())) {
@@ -39,7 +39,12 @@ extension PhotosCommand {
             }
             code = exitCode.rawValue
         }
-        fflush(nil)  // every stdio stream: print() buffers
+        // Every stdio stream: print() buffers (help, for one). Help that could not be written is
+        // an error as any output is (74); a reader that has gone is not.
+        if fflush(nil) != 0, errno != EPIPE, code == 0 {
+            Output.writeAll("photos: error: cannot write the output: \(String(cString: strerror(errno)))\n", to: STDERR_FILENO)
+            code = 74
+        }
         _exit(code)
     }
 }

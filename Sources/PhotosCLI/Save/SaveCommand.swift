@@ -91,10 +91,9 @@ extension PhotosCommand {
         var all = false
 
         @Option(name: .long, help: ArgumentHelp("Summary format: table (one line for people) or json ({\"saved\",\"skipped\",\"failed\",\"bytes\"}).", valueName: "format"))
-        var format: OutputFormat = .table
+        var format: SingleOutputFormat = .table
 
         func validate() throws {
-            if format == .jsonl || format == .grid { throw ValidationError("save prints one summary: use --format table or json") }
             if to.isEmpty { throw ValidationError("--to is empty; leave it out to save into the current folder") }
             guard page >= 1 else { throw ValidationError("--page starts at 1, got \(page)") }
             if let perPage, !(1...500).contains(perPage) { throw ValidationError("--per-page must be between 1 and 500, got \(perPage)") }
@@ -133,7 +132,7 @@ extension PhotosCommand {
             }
             let request = SaveRequest(
                 source: source, folder: URL(fileURLWithPath: (to as NSString).expandingTildeInPath), size: size, template: template,
-                metadata: metadata, format: format)
+                metadata: metadata, format: format.output)
             try await CommandRuntime.run(command: "save", network: true) { context in
                 try await Saving(context: context).run(request)
             }

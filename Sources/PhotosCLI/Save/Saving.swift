@@ -28,6 +28,10 @@ struct Saving {
 
     func run(_ request: SaveRequest) async throws {
         let folder = request.folder.standardizedFileURL
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), !isFolder.boolValue {
+            throw OutputError.failed("--to names a file, not a folder: \(folder.path)")
+        }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
@@ -282,7 +286,7 @@ struct Resolved: Sendable {
         if let url = size.url(for: photo) {
             result = .success(SaveItem(photo: photo, detail: detail, url: url))
         } else {
-            result = .failure(SaveFailure(id: label, error: "\(photo.provider) names no image photos may download for it", kind: .badData))
+            result = .failure(SaveFailure(id: label, error: "no image to download: \(photo.provider) gave no image link for it", kind: .badData))
         }
     }
 }

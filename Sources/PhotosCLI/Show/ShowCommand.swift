@@ -42,24 +42,22 @@ extension PhotosCommand {
         @Flag(help: "Draw the photo in the terminal above its details (from the largest cached size, else a medium one).")
         var preview = false
 
-        @OptionGroup var output: OutputOptions
+        @Option(name: .long, help: ArgumentHelp("Output format: table (for people) or json (one object, with the detail fields).", valueName: "format"))
+        var format: SingleOutputFormat = .table
 
         @OptionGroup var pictures: GraphicsOptions
 
         @OptionGroup var cacheOptions: CacheOptions
 
         func validate() throws {
-            if output.format == .jsonl || output.format == .grid {
-                throw ValidationError("show prints one photo: use --format table or json")
-            }
-            if preview && output.format == .json {
+            if preview && format == .json {
                 throw ValidationError("--preview draws in the terminal; it does not go with --format json")
             }
         }
 
         func run() async throws {
             let options = Showing.Options(
-                format: output.format, open: open, preview: preview, graphics: pictures.graphics, mode: cacheOptions.mode)
+                format: format.output, open: open, preview: preview, graphics: pictures.graphics, mode: cacheOptions.mode)
             try await CommandRuntime.run(command: "show", network: options.mode != .offline) { [id] context in
                 try await Showing(context: context).run(id: id, options: options)
             }
