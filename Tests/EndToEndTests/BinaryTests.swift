@@ -53,6 +53,12 @@ import Testing
         let run = try await photos.run(["list", "--provider", "placeholder", "--query", "sunt", "--offline"])
         #expect(run.status == 69)
         #expect(run.stderr.contains("offline and nothing cached for placeholder search \"sunt\""))
+        // Several providers: each line names its own.
+        let several = try await photos.run(["list", "--provider", "placeholder,commons,nasa", "--offline"])
+        #expect(several.status == 69)
+        let lines = several.stderr.split(separator: "\n")
+        #expect(Set(lines.map { $0.split(separator: ":").prefix(3).joined(separator: ":") })
+            == ["photos: error: placeholder", "photos: error: commons", "photos: error: nasa"], "\(several.stderr)")
         let both = try await photos.run(["list", "--offline", "--refresh"])
         #expect(both.status == 64)
     }

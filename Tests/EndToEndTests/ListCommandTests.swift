@@ -251,7 +251,7 @@ import Testing
         defer { photos.remove() }
         let run = try await photos.run(arguments)
         #expect(run.status == 64)
-        #expect(!run.stderr.isEmpty)
+        #expect(run.stderr.hasPrefix("photos: error: "), "said as every error is: \(run.stderr)")
         #expect(run.stdout.isEmpty)
     }
 
@@ -261,6 +261,10 @@ import Testing
         let mixed = try await photos.run(["list", "--provider", "all,flickr"])
         #expect(mixed.status == 64)
         #expect(mixed.stderr.contains("'all' names every ready provider and goes alone: --provider all"), "\(mixed.stderr)")
+        // A negative number is a value, not an option: its range is what is wrong.
+        let negative = try await photos.run(["list", "--per-page", "-5"])
+        #expect(negative.status == 64)
+        #expect(negative.stderr.contains("--per-page must be between 1 and 500, got -5"), "\(negative.stderr)")
         let config = photos.home.appendingPathComponent("defaults.toml")
         try "[defaults]\nprovider = \"nope\"\n".write(to: config, atomically: true, encoding: .utf8)
         let configured = try await photos.run(["list", "--offline"], environment: ["PHOTOS_CONFIG": config.path])

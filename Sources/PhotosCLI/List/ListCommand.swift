@@ -50,13 +50,13 @@ extension PhotosCommand {
 
         @OptionGroup var filterOptions: FilterOptions
 
-        @Option(help: ArgumentHelp("Page to start at (1 is the first). Example: --page 2", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Page to start at (1 is the first). Example: --page 2", valueName: "n"))
         var page: Int = 1
 
-        @Option(name: .long, help: ArgumentHelp("Photos per page (default 30; Flickr allows up to 500). Example: --per-page 100", valueName: "n"))
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Photos per page (default 30; Flickr allows up to 500). Example: --per-page 100", valueName: "n"))
         var perPage: Int?
 
-        @Option(help: ArgumentHelp("Stop after this many photos of each provider, walking pages as needed. Example: --limit 250", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many photos of each provider, walking pages as needed. Example: --limit 250", valueName: "n"))
         var limit: Int?
 
         @Flag(help: "Walk every page to the last one (or to --limit).")
@@ -65,7 +65,7 @@ extension PhotosCommand {
         @Flag(name: .long, help: "Do not fetch thumbnails.")
         var noThumbnails = false
 
-        @Option(help: ArgumentHelp("Columns of the grid (--format grid; default 3). Example: --columns 4", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Columns of the grid (--format grid; default 3). Example: --columns 4", valueName: "n"))
         var columns: Int = 3
 
         @OptionGroup var output: OutputOptions

@@ -86,11 +86,10 @@ struct Listing {
                 failures.append((name, error))
             }
         }
-        if listings.isEmpty, let (_, error) = failures.first {
-            if failures.count > 1 {
-                for (name, error) in failures.dropFirst() { Diagnostics.error("\(name): \(Diagnostics.describe(error))") }
-            }
-            throw error
+        if listings.isEmpty, let (first, error) = failures.first {
+            guard failures.count > 1 else { throw error }
+            for (name, error) in failures.dropFirst() { Diagnostics.error("\(name): \(Diagnostics.describe(error))") }
+            throw error is CancellationError ? error : ProviderFailure(provider: first, error: error)
         }
         for (name, error) in failures {
             Diagnostics.warning("\(name) failed, listing the others: \(Diagnostics.describe(error))")

@@ -68,27 +68,36 @@ enum CommandRuntime {
         _exit(128 + signal)
     }
 
-    /// Prints `error` and returns the exit code to leave with.
-    static func report(_ error: any Error) -> any Error {
+    /// Prints `error` (after `prefix`) and returns the exit code to leave with.
+    static func report(_ error: any Error, prefix: String = "") -> any Error {
         switch error {
         case let error as ExitCode:
             return error
+        case let failure as ProviderFailure:
+            return report(failure.error, prefix: prefix + failure.provider + ": ")
         case OutputError.readerGone:
             return ExitCode.success  // `photos list | head`: the reader has what it wanted
         case OutputError.failed(let reason):
             Diagnostics.error("cannot write the output: \(reason)")
             return ExitCode(74)
         case let error as PhotosError:
-            Diagnostics.error(error.description)
+            Diagnostics.error(prefix + error.description)
             return ExitCode(error.exitCode)
         case let error as TransportError:
-            Diagnostics.error(error.description)
+            Diagnostics.error(prefix + error.description)
             return ExitCode(PhotosError.unavailable(provider: "", detail: "").exitCode)
         case let error as ValidationError:
             return error
         default:
-            Diagnostics.error(String(describing: error))
+            Diagnostics.error(prefix + String(describing: error))
             return ExitCode(1)
         }
     }
+}
+
+/// One provider's failure, where several failed: said with the provider's name, as the others
+/// are, and leaving with its own exit code.
+struct ProviderFailure: Error {
+    let provider: String
+    let error: any Error
 }

@@ -28,8 +28,10 @@ extension PhotosCommand {
             }
             code = 0
         } catch {
-            let message = fullMessage(for: error)
+            var message = fullMessage(for: error)
             let exitCode = exitCode(for: error)
+            // The parser's usage errors in photos' own words, as every other error is said.
+            if message.hasPrefix("Error: ") { message = "photos: error: " + message.dropFirst("Error: ".count) }
             if !message.isEmpty {
                 if exitCode == .success {
                     print(message)

@@ -78,13 +78,13 @@ extension PhotosCommand {
 
         @OptionGroup var filterOptions: FilterOptions
 
-        @Option(help: ArgumentHelp("Page of the listing to start at (1 is the first).", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Page of the listing to start at (1 is the first).", valueName: "n"))
         var page: Int = 1
 
-        @Option(name: .long, help: ArgumentHelp("Photos per page of the listing (default 100 when walking pages with --limit or --all, else 30; Flickr allows up to 500).", valueName: "n"))
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Photos per page of the listing (default 100 when walking pages with --limit or --all, else 30; Flickr allows up to 500).", valueName: "n"))
         var perPage: Int?
 
-        @Option(help: ArgumentHelp("Save at most this many photos per provider, walking pages as needed. Example: --limit 200", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Save at most this many photos per provider, walking pages as needed. Example: --limit 200", valueName: "n"))
         var limit: Int?
 
         @Flag(help: "Walk every page of the listing to the last one (or to --limit).")

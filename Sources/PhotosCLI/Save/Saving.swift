@@ -164,9 +164,10 @@ struct Saving {
             try? printSummary(report, format: request.format, folder: folder)
             throw OutputError.failed("\(fatal); \(report.saved) saved, run the same command again when there is room")
         }
-        if report.received == 0 && report.failures.isEmpty, let (_, error) = laneFailures.first {
+        if report.received == 0 && report.failures.isEmpty, let (first, error) = laneFailures.first {
+            guard laneFailures.count > 1 else { throw error }
             for (name, other) in laneFailures.dropFirst() { Diagnostics.error("\(name): \(Diagnostics.describe(other))") }
-            throw error
+            throw error is CancellationError ? error : ProviderFailure(provider: first, error: error)
         }
         try printSummary(report, format: request.format, folder: folder)
         if let code = report.exitCode { throw ExitCode(code) }
