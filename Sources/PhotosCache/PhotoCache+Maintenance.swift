@@ -36,6 +36,9 @@ extension PhotoCache {
     @discardableResult
     public func evict(wait: Bool, sweep: Bool = false) throws -> EvictionReport {
         try configuration.fileSystem.createDirectory(atPath: root.path)
+        // Opened before the lock is taken: a broken index is rebuilt under that same lock, which
+        // this process, holding it through another descriptor, would wait for forever.
+        _ = try index.database()
         guard let lock = FileLock.acquire(index.lockPath, wait: wait) else { return .skipped }
         defer { lock.unlock() }
 
@@ -189,6 +192,8 @@ extension PhotoCache {
     @discardableResult
     public func clear(provider: String? = nil) throws -> (images: Int, bytes: Int64) {
         try configuration.fileSystem.createDirectory(atPath: root.path)
+        // Opened (and rebuilt when broken) before the lock is taken, as in `evict`.
+        _ = try index.database()
         let lock = FileLock.acquire(index.lockPath, wait: true)
         defer { lock?.unlock() }
         memory.withLock { $0.removeAll() }

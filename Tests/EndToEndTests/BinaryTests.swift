@@ -157,6 +157,28 @@ import Testing
         }
     }
 
+    @Test(arguments: [["cache", "clear"], ["cache", "clear", "--provider", "placeholder"], ["cache", "prune"]])
+    func maintenanceOfABrokenIndexRebuildsItAndEnds(arguments: [String]) async throws {
+        try await withServer { _, photos in
+            _ = try await photos.run(["list", "--provider", "placeholder", "--per-page", "3"])
+            var garbage = SystemRandomNumberGenerator()
+            try Data((0..<65_536).map { _ in UInt8.random(in: 0...255, using: &garbage) })
+                .write(to: photos.cacheFolder.appendingPathComponent("index.sqlite"))
+            // The command rebuilt the index under the cache lock it held itself, and waited for
+            // itself forever: given a deadline rather than left to hang the suite.
+            let running = try photos.start(arguments)
+            let deadline = Date().addingTimeInterval(20)
+            while running.process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            let hung = running.process.isRunning
+            if hung { kill(running.process.processIdentifier, SIGKILL) }
+            let run = try await running.finish()
+            #expect(!hung, "\(arguments) ended")
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("the cache index was rebuilt"), "\(run.stderr)")
+            #expect(try await photos.run(["cache", "stats"]).status == 0)
+        }
+    }
+
     // MARK: Start-up
 
     /// libcurl and the imaging libraries are loaded on first use (CurlShim, ImagingShim): a
