@@ -19,6 +19,25 @@ import Testing
         }
     }
 
+    @Test(arguments: [
+        (["--limit", "7"], 8),  // the page size --limit chose is part of the hint
+        (["--limit", "7", "--per-page", "5"], 6),  // a page --limit cut short is shown again
+        (["--limit", "25", "--per-page", "10"], 21),
+        (["--per-page", "10"], 11),
+    ])
+    func theNextPageHintContinuesWhereTheListingStopped(arguments: [String], first: Int) async throws {
+        try await withServer { _, photos in
+            let run = try await photos.run(["list", "--provider", "placeholder", "--no-thumbnails"] + arguments)
+            #expect(run.status == 0)
+            let hint = try #require(run.stderr.components(separatedBy: "Next page: photos ").last?.split(separator: "\n").first)
+            let next = try await photos.run(hint.split(separator: " ").map(String.init) + ["--no-thumbnails", "--format", "jsonl"])
+            let firstID = try #require(next.stdout.split(separator: "\n").first.flatMap {
+                try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }?["id"] as? String)
+            #expect(firstID == "placeholder:\(first)", "\(arguments): \(hint)")
+        }
+    }
+
     @Test func aRepeatedListingSaysItCameFromTheCache() async throws {
         try await withServer { server, photos in
             let first = try await photos.run(["list", "--provider", "placeholder", "--per-page", "5"])

@@ -77,12 +77,18 @@ extension Listing {
         var line = "Showing \(count)\(totalText)\(cachedText)."
         let more = listings.filter(\.hasMore)
         if !more.isEmpty, !request.walkAll {
-            let next = (more.map(\.lastPage).max() ?? request.page) + 1
+            // The page after the last one shown whole: a page `--limit` cut short is shown again,
+            // so that no photo is skipped.
+            let next = more.map { $0.lastPage + ($0.endsInsidePage ? 0 : 1) }.max() ?? request.page + 1
             var command = ["photos", "list"]
             if let providers = request.providers { command += ["--provider", ShellQuote.quote(providers)] }
             if let text = request.text { command += ["--query", ShellQuote.quote(text)] }
             for (key, value) in request.filters { command += ["--filter", ShellQuote.quote("\(key)=\(value)")] }
-            if let perPage = request.perPage { command += ["--per-page", String(perPage)] }
+            // The page size the walk used, also when `--limit` chose it: pages count in it.
+            let sizes = Set(more.map(\.perPage))
+            if let perPage = request.perPage ?? (sizes.count == 1 ? sizes.first : nil), perPage != ListingRequest.defaultPerPage || request.perPage != nil {
+                command += ["--per-page", String(perPage)]
+            }
             command += ["--page", String(next)]
             line += " Next page: \(command.joined(separator: " "))"
         }

@@ -134,6 +134,7 @@ struct PageWalker: Sendable {
             listing.total = result.total
             listing.hasMore = result.hasMore
             if let limit = request.limit, delivered + photos.count >= limit {
+                listing.endsInsidePage = delivered + photos.count > limit
                 photos = Array(photos.prefix(limit - delivered))
                 delivered += photos.count
                 finish()
