@@ -30,8 +30,11 @@ public struct ImageFetcher: Sendable {
         public var cached = 0
         /// Offline URLs that were not cached.
         public var notCached = 0
+        /// Images that arrived but could not be written into the cache (a read-only or full
+        /// cache folder), with the first reason: no host's fault.
+        public var notStored: (error: String, count: Int)?
 
-        public var failed: Int { failuresByHost.values.reduce(0) { $0 + $1.count } + refused }
+        public var failed: Int { failuresByHost.values.reduce(0) { $0 + $1.count } + refused + (notStored?.count ?? 0) }
 
         public init() {}
 
@@ -45,6 +48,7 @@ public struct ImageFetcher: Sendable {
             refused += other.refused
             cached += other.cached
             notCached += other.notCached
+            if let stored = other.notStored { notStored = (notStored?.error ?? stored.error, (notStored?.count ?? 0) + stored.count) }
         }
     }
 
@@ -92,6 +96,8 @@ public struct ImageFetcher: Sendable {
                 batch.files[url] = file
             case .failure(TransportError.unsupportedScheme):
                 batch.refused += 1
+            case .failure(TransportError.fileSystem(let path, let detail)):
+                batch.notStored = (batch.notStored?.error ?? "cannot write \(path): \(detail)", (batch.notStored?.count ?? 0) + 1)
             case .failure(let error):
                 let host = Self.host(url)
                 let count = (batch.failuresByHost[host]?.count ?? 0) + 1

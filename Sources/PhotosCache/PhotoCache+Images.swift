@@ -130,7 +130,13 @@ extension PhotoCache {
         let relatives = mine.map { store.relativePath(for: $0.url) }
         var folderError: (any Error)?
         if let first = relatives.first {
-            do { try store.prepareFolder(relativePath: first) } catch { folderError = error }
+            do {
+                try store.prepareFolder(relativePath: first)
+            } catch {
+                // The cache's own folder, not any host: said as a file that could not be written.
+                let folder = (rootPath + "/" + first as NSString).deletingLastPathComponent
+                folderError = TransportError.fileSystem(path: folder, detail: Self.describe(error))
+            }
         }
         let outcomes = Mutex([Result<URL, any Error>?](repeating: nil, count: mine.count))
         if let folderError {

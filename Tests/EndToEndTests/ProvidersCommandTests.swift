@@ -116,4 +116,35 @@ import Testing
             #expect(!offline.stderr.contains("not cached"), "\(offline.stderr)")
         }
     }
+
+    @Test func picturesThatCannotBeStoredAreSaidOnceInPlainWords() async throws {
+        var configuration = FixtureServerConfiguration()
+        configuration.placeholderImageBase = "https://via.placeholder.invalid"
+        try await withServer(configuration) { _, photos in
+            // A file where the drawn pictures' folder goes: nothing can be written there, as in
+            // a read-only cache (which tests running as root cannot make).
+            try FileManager.default.createDirectory(at: photos.cacheFolder, withIntermediateDirectories: true)
+            try Data().write(to: photos.cacheFolder.appendingPathComponent("synthesized"))
+            let run = try await photos.run(["list", "--provider", "placeholder", "--per-page", "6"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let lines = run.stderr.split(separator: "\n").filter { $0.contains("could not draw") }
+            #expect(lines.count == 1, "once, not per photo: \(run.stderr)")
+            #expect(lines.first?.contains("could not draw thumbnails into \(photos.cacheFolder.appendingPathComponent("synthesized").path)") == true)
+            #expect(!run.stderr.contains("NSCocoaErrorDomain") && !run.stderr.contains("Error Domain"), "\(run.stderr)")
+        }
+    }
+
+    @Test func thumbnailsTheCacheCannotStoreAreNotBlamedOnTheirHost() async throws {
+        try await withServer { server, photos in
+            #expect(try await photos.run(["list", "--provider", "placeholder", "--per-page", "4", "--no-thumbnails"]).status == 0)
+            // A file where the images folder goes, as a cache that cannot be written.
+            try Data().write(to: photos.cacheFolder.appendingPathComponent("images"))
+            let run = try await photos.run(["list", "--provider", "placeholder", "--per-page", "4"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let host = try #require(URL(string: server.url)?.host)
+            #expect(run.stderr.contains("4 of 4 thumbnails could not be fetched: 4 could not be stored in the cache (cannot write "), "\(run.stderr)")
+            #expect(!run.stderr.contains("from \(host)"), "the host did nothing wrong: \(run.stderr)")
+            #expect(!run.stderr.contains("Error Domain"), "\(run.stderr)")
+        }
+    }
 }

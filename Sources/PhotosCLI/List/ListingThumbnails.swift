@@ -62,6 +62,7 @@ extension Listing {
                 "\(failure.count) from \(host) (\(failure.error))"
             }
             if batch.refused > 0 { parts.append("\(batch.refused) refused (not an http or https URL)") }
+            if let stored = batch.notStored { parts.append("\(stored.count) could not be stored in the cache (\(stored.error))") }
             Diagnostics.warning("\(batch.failed) of \(urls.count) thumbnails could not be fetched: \(parts.joined(separator: "; "))")
         }
         return Thumbnails(files: batch.files, synthesized: drawn)
@@ -99,8 +100,10 @@ extension Listing {
                 Diagnostics.warning("could not draw thumbnails: \(error)")
                 break
             } catch {
-                Diagnostics.warning("could not draw a thumbnail for \(host): \(error)")
-                continue
+                // A folder that cannot be written (a read-only cache): every other would fail
+                // the same way, so it is said once, in the system's words.
+                Diagnostics.warning("could not draw thumbnails into \(folder.path): \(PhotoCache.describe(error))")
+                break
             }
             batch.files[url] = file
             drawn.insert(url)
