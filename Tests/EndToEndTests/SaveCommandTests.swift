@@ -279,6 +279,30 @@ import Glibc
         }
     }
 
+    @Test func aSidecarIsTheDetailShowPrintsAlsoForAListedPhoto() async throws {
+        try await withServer { server, photos in
+            let folder = try TemporaryFolder("save")
+            let arguments = ["save", "--provider", "flickr", "--query", "dogs", "--limit", "3", "--metadata", "--to", folder.url.path]
+            let run = try await photos.run(arguments)
+            #expect(run.status == 0, "\(run.stderr)")
+            let sidecar = folder.appending("flickr/flickr_53624890009.jpg.json")
+            let shown = try await photos.run(["show", "flickr:53624890009", "--format", "json"]).json()
+            func read() throws -> [String: Any] { try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: sidecar)) as? [String: Any]) }
+            let written = try read()
+            #expect((written["description"] as? String)?.hasPrefix("Rex loves the sea.") == true, "the detail's description")
+            #expect((written["extra"] as? [String: String])?["license"] == (shown["extra"] as? [String: String])?["license"])
+            #expect((written["sizes"] as? [Any])?.count == (shown["sizes"] as? [Any])?.count)
+
+            // A sidecar that went missing is written again, asking for that photo's detail only.
+            try FileManager.default.removeItem(at: sidecar)
+            server.resetStats()
+            let again = try await photos.run(arguments + ["--format", "json"])
+            #expect(try again.json()["skipped"] as? Int == 3)
+            #expect((try read()["description"] as? String)?.hasPrefix("Rex loves the sea.") == true)
+            #expect(server.stats().requests == 2, "getInfo and getSizes of the one photo")
+        }
+    }
+
     @Test func filesThatCannotBeWrittenExitSeventyFourWithoutAskingForARetry() async throws {
         try await withServer { _, photos in
             let folder = try TemporaryFolder("save")

@@ -205,10 +205,15 @@ final class SavedFiles: Sendable {
 
     /// Writes the sidecar of an image already there when it is missing.
     func completeSkipped(_ item: SaveItem) -> FileOutcome {
-        guard metadata else { return .skipped }
-        var info = stat()
-        if lstat(filePath(item.path) + ".json", &info) == 0 { return .skipped }
+        guard needsSidecar(item) else { return .skipped }
         return writeSidecar(item) ?? .skipped
+    }
+
+    /// Whether `item`'s sidecar is wanted (`--metadata`) and missing.
+    func needsSidecar(_ item: SaveItem) -> Bool {
+        guard metadata else { return false }
+        var info = stat()
+        return lstat(filePath(item.path) + ".json", &info) != 0
     }
 
     /// `NAME.json`: the photo as `show --format json` prints it, written to a temporary file

@@ -101,6 +101,8 @@ struct Saving {
                     total = max(report.received, expected)
                     progress.update(total: total)
                     var pending: [(label: String, order: Int, item: SaveItem)] = []
+                    // Files already saved whose sidecar is missing (`--metadata`).
+                    var sidecarsOnly: [(label: String, order: Int, item: SaveItem)] = []
                     let firsts = batch.filter { input in
                         guard let id = input.photoID, !seen.insert(id).inserted else { return true }
                         sequence += 1
@@ -123,7 +125,11 @@ struct Saving {
                             return state == .taken
                         }
                         if state == .own {
-                            record(files.completeSkipped(item), resolved.label, order)
+                            if files.needsSidecar(item) {
+                                sidecarsOnly.append((resolved.label, order, item))
+                            } else {
+                                record(.skipped, resolved.label, order)
+                            }
                             continue
                         }
                         do {
@@ -135,6 +141,14 @@ struct Saving {
                         }
                         pending.append((resolved.label, order, item))
                     }
+                    if request.metadata {
+                        // A sidecar is `show --format json`: the provider's detail (description,
+                        // license, every size), which no listing holds, asked for each sidecar
+                        // still to write.
+                        pending = await withDetails(pending)
+                        sidecarsOnly = await withDetails(sidecarsOnly)
+                    }
+                    for (label, order, item) in sidecarsOnly { record(files.completeSkipped(item), label, order) }
                     // Only files still to save are looked up in the cache (a re-run asks nothing).
                     let cached = pending.isEmpty ? [:] : context.cache.cachedImages(pending.map(\.item.url))
                     // The downloads about to start, for the transport to open their connections together.
@@ -243,6 +257,41 @@ struct Saving {
             }
             return Resolved(label: label, result: .failure(SaveFailure(id: label, error: reason, kind: kind)))
         }
+    }
+
+    /// `items` with the provider's detail of each photo that has none yet, asked for
+    /// ``detailWindow`` at a time; a photo whose detail cannot be had keeps what its listing knew,
+    /// with a warning.
+    private func withDetails(_ items: [(label: String, order: Int, item: SaveItem)]) async -> [(label: String, order: Int, item: SaveItem)] {
+        let wanted = items.indices.filter { items[$0].item.detail == nil }
+        guard !wanted.isEmpty, !Task.isCancelled else { return items }
+        var result = items
+        await withTaskGroup(of: (Int, PhotoDetail?).self) { group in
+            var next = 0
+            func addNext() {
+                guard next < wanted.count else { return }
+                let index = wanted[next]
+                next += 1
+                let id = items[index].item.photo.id
+                group.addTask { [environment, context] in
+                    guard let provider = environment.registry.make(id.provider, context: context.providers) else { return (index, nil) }
+                    do {
+                        return (index, try await provider.detail(id))
+                    } catch {
+                        if !(error is CancellationError) {
+                            Diagnostics.warning("\(id): no detail for its metadata (\(Diagnostics.describe(error))); its sidecar holds what the listing knew")
+                        }
+                        return (index, nil)
+                    }
+                }
+            }
+            for _ in 0..<Self.detailWindow { addNext() }
+            for await (index, detail) in group {
+                result[index].item.detail = detail
+                addNext()
+            }
+        }
+        return result
     }
 
     /// What the listings' walks reported, as `list` reports it, and the providers that failed
