@@ -64,7 +64,10 @@ final class CacheIndex: Sendable {
                     state = .open(queue)
                     return queue
                 } catch {
-                    let reason = "the cache index at \(path) cannot be used (\(Self.describe(error))); continuing without the cache"
+                    var isFolder: ObjCBool = false
+                    let reason = FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder) && !isFolder.boolValue
+                        ? "the cache folder \(root.path) is a file, not a folder (PHOTOS_CACHE_DIR names a folder); continuing without the cache"
+                        : "the cache index at \(path) cannot be used (\(Self.describe(error))); continuing without the cache"
                     configuration.warn(reason)
                     state = .disabled(reason)
                     throw CacheUnavailable(reason: reason)

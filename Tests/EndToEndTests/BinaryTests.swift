@@ -179,6 +179,19 @@ import Testing
         }
     }
 
+    @Test func aCacheFolderThatIsAFileIsSaidSoAndTheListingStillComes() async throws {
+        try await withServer { _, photos in
+            let file = photos.home.appendingPathComponent("not-a-folder")
+            try Data().write(to: file)
+            let run = try await photos.run(["list", "--provider", "placeholder", "--per-page", "3"], environment: ["PHOTOS_CACHE_DIR": file.path])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout.contains("placeholder:3"))
+            let warnings = run.stderr.split(separator: "\n").filter { $0.hasPrefix("photos: warning: ") }
+            #expect(warnings.count == 2, "the folder, then the thumbnails once: \(run.stderr)")
+            #expect(warnings.first?.contains("the cache folder \(file.path) is a file, not a folder") == true, "\(run.stderr)")
+        }
+    }
+
     // MARK: Start-up
 
     /// libcurl and the imaging libraries are loaded on first use (CurlShim, ImagingShim): a

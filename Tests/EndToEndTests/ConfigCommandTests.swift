@@ -112,6 +112,13 @@ import Testing
         #expect(second.status == 64 && second.stderr.contains("already exists"))
         #expect(try String(contentsOf: config, encoding: .utf8) == "# mine\n", "never overwritten")
 
+        // A folder is named as such; a file where a folder should be cannot be written into (74).
+        let folder = try await photos.run(["config", "init"], environment: ["PHOTOS_CONFIG": photos.home.path])
+        #expect(folder.status == 64 && folder.stderr.contains("is a folder; PHOTOS_CONFIG names the config file itself"), "\(folder.stderr)")
+        let underAFile = try await photos.run(["config", "init"], environment: ["PHOTOS_CONFIG": config.path + "/inner.toml"])
+        #expect(underAFile.status == 74, "\(underAFile.stderr)")
+        #expect(underAFile.stderr.contains("cannot create \(config.path)/inner.toml: Not a directory"), "\(underAFile.stderr)")
+
         // Every setting of the template, uncommented, is a valid config file.
         let uncommented = template.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             line.hasPrefix("# ") && line.contains(" = ") ? String(line.dropFirst(2)) : String(line)

@@ -44,14 +44,21 @@ enum ConfigTemplate {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             let reason = errno
+            var isFolder: ObjCBool = false
+            if reason == EEXIST || reason == EISDIR, FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+                throw PhotosError.usage("\(path) is a folder; PHOTOS_CONFIG names the config file itself (e.g. \(path)/config.toml)")
+            }
             if reason == EEXIST {
                 throw PhotosError.usage("\(path) already exists; photos config init never overwrites a config file (edit it, or move it away first)")
             }
-            throw PhotosError.usage("cannot create \(path): \(String(cString: strerror(reason)))")
+            // The file system refused (permissions, a file where a folder should be, a full
+            // disk): output that could not be written.
+            throw OutputError.failed("cannot create \(path): \(String(cString: strerror(reason)))")
         }
         defer { close(descriptor) }
         if let failure = Output.writeAll(text(schema: schema), to: descriptor) {
-            throw PhotosError.usage("cannot write \(path): \(String(cString: strerror(failure)))")
+            unlink(path)  // never half a template
+            throw OutputError.failed("cannot write \(path): \(String(cString: strerror(failure)))")
         }
     }
 }
