@@ -297,11 +297,14 @@ import Testing
             try browse.pane.send("s")
             let saved = try await browse.pane.waitFor("the saved file") { () -> String? in
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: saves.appendingPathComponent("placeholder").path)) ?? []
-                return names.first { $0.hasPrefix("1.") && !$0.hasSuffix(".part") }
+                return names.first { !$0.hasSuffix(".part") }
             }
+            #expect(saved == "placeholder_1.jpg", "the name photos save gives by default")
             let savedFile = saves.appendingPathComponent("placeholder").appendingPathComponent(saved)
             #expect(((try? FileManager.default.attributesOfItem(atPath: savedFile.path)[.size] as? Int) ?? 0) > 0)
             try await browse.pane.waitForScreen("the status line saying so") { Self.statusLine($0).contains("saved") }
+            let again = try await photos.run(["save", "placeholder:1", "--to", saves.path, "--format", "json"])
+            #expect(try again.json()["skipped"] as? Int == 1, "photos save finds what browse saved: \(again.stdout)")
 
             try browse.pane.send("o")
             let path = try await browse.pane.waitFor("the viewer to run") { () -> String? in

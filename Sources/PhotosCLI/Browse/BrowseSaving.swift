@@ -1,6 +1,5 @@
 import Foundation
 import PhotosCore
-import PhotosTerminal
 
 #if canImport(Glibc)
 import Glibc
@@ -9,8 +8,9 @@ import Darwin
 #endif
 
 /// `s` in `photos browse`: a full image copied out of the cache into the save folder, under the
-/// name `photos save` gives by default, `{provider}/{id}.{ext}`. The copy is written beside its
-/// final name and renamed into place, so the folder never holds half an image.
+/// name `photos save` gives by default (`{provider}/{id}.{ext}`, by its own template), so that a
+/// later `photos save` of the photo into that folder finds it there. The copy is written beside
+/// its final name and renamed into place, so the folder never holds half an image.
 enum BrowseSaving {
     /// Where images are saved: the config's `[save] dir` (`~` is the home folder), else the
     /// current folder.
@@ -25,14 +25,14 @@ enum BrowseSaving {
         return URL(fileURLWithPath: path, isDirectory: true)
     }
 
-    /// Copies `file` (the photo's full image in the cache) to `<folder>/<provider>/<id>.<ext>`.
+    /// Copies `file` (the photo's full image in the cache) to the name `photos save` would give
+    /// it in `folder`.
     /// - Returns: the saved file's path, and whether an identical file was already there.
     /// - Throws: a file-system error when the folder or the copy cannot be written.
     static func save(_ file: URL, photo: Photo, into folder: URL) throws -> (path: String, existed: Bool) {
         let fileExtension = ImageKind(file: file)?.fileExtension ?? (file.pathExtension.isEmpty ? "jpg" : file.pathExtension.lowercased())
-        let target = folder
-            .appendingPathComponent(pathComponent(photo.provider), isDirectory: true)
-            .appendingPathComponent(pathComponent(photo.id.raw) + "." + pathComponent(fileExtension))
+        let name = try NameTemplate(NameTemplate.defaultTemplate).render(NameFields(photo: photo, imageURL: "image." + fileExtension), reserve: 5)
+        let target = name.reduce(folder) { $0.appendingPathComponent($1) }
         let manager = FileManager.default
         if let existing = try? manager.attributesOfItem(atPath: target.path)[.size] as? Int,
            let size = try? manager.attributesOfItem(atPath: file.path)[.size] as? Int, existing == size {
@@ -48,14 +48,5 @@ enum BrowseSaving {
             throw PhotosError.unavailable(provider: "save", detail: "cannot write \(target.path): \(reason)")
         }
         return (target.path, false)
-    }
-
-    /// `text` as one safe file name: no control or format characters, no `/`, never `.` or
-    /// `..`, at most 200 bytes.
-    static func pathComponent(_ text: String) -> String {
-        var name = TerminalText.sanitize(text).replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "\\", with: "_")
-        while name.utf8.count > 200 { name.removeLast() }
-        if name.isEmpty || name == "." || name == ".." { return "_" }
-        return name
     }
 }
