@@ -75,6 +75,27 @@ struct FilterOptions: ParsableArguments {
         Self.pairs(filters, album: album)
     }
 
+    /// A usage error when `--query` or a filter holds bytes that were not UTF-8 (the system
+    /// gives them as U+FFFD): they would be searched for as replacement characters.
+    static func checkText(query: String?, filters: [String]) throws {
+        if let query, query.contains("\u{FFFD}") {
+            throw ValidationError("--query is not valid UTF-8 text (is the terminal's encoding UTF-8?)")
+        }
+        if let filter = filters.first(where: { $0.contains("\u{FFFD}") }) {
+            throw ValidationError("--filter \(filter.prefix { $0 != "=" })= is not valid UTF-8 text (is the terminal's encoding UTF-8?)")
+        }
+    }
+
+    /// A usage error when a filter is given twice (`--album N` counts as `album=N`): only one
+    /// value would be used, and which one would be a guess.
+    static func checkRepeats(_ filters: [String], album: Int?) throws {
+        var seen = Set<String>()
+        for (key, _) in pairs(filters, album: album) where !seen.insert(key).inserted {
+            if key == "album", album != nil { throw ValidationError("--album and --filter album= both name an album; give one") }
+            throw ValidationError("--filter \(key)= is given twice; give one value (comma-separated where the filter takes several, e.g. --filter \(key)=a,b)")
+        }
+    }
+
     /// ``pairs(album:)`` of `filters` as typed.
     static func pairs(_ filters: [String], album: Int?) -> [(key: String, value: String)] {
         var pairs: [(key: String, value: String)] = []

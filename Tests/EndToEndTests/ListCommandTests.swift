@@ -291,6 +291,41 @@ import Testing
         #expect(configured.stderr.contains("unknown provider 'nope' (config [defaults] provider); choose from"), "\(configured.stderr)")
     }
 
+    @Test func aFilterValueOneProviderRefusesSkipsItWhenPhotosChoseTheProviders() async throws {
+        try await withServer { _, photos in
+            let run = try await photos.run(["list", "--query", "dogs", "--filter", "sort=interestingness-desc", "--no-thumbnails", "--format", "jsonl"])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stderr.contains("note: commons skipped: commons filter sort takes one of"), "\(run.stderr)")
+            let ids = run.stdout.split(separator: "\n").compactMap {
+                (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["id"] as? String
+            }
+            #expect(!ids.isEmpty && ids.allSatisfy { $0.hasPrefix("flickr:") }, "\(ids)")
+            // A provider the user named is held to the value.
+            let named = try await photos.run(["list", "--provider", "commons", "--query", "dogs", "--filter", "sort=interestingness-desc"])
+            #expect(named.status == 64 && named.stderr.contains("commons filter sort takes one of"))
+            // One value per filter: a second would silently win.
+            let twice = try await photos.run(["list", "--provider", "flickr", "--query", "dogs", "--filter", "license=9", "--filter", "license=10"])
+            #expect(twice.status == 64 && twice.stderr.contains("--filter license= is given twice"), "\(twice.stderr)")
+            let album = try await photos.run(["list", "--provider", "placeholder", "--album", "3", "--filter", "album=4"])
+            #expect(album.status == 64 && album.stderr.contains("--album and --filter album= both name an album"), "\(album.stderr)")
+        }
+    }
+
+    @Test func oddQueriesAreRefusedOrQuotedShort() async throws {
+        try await withServer { _, photos in
+            // Bytes that are not UTF-8 reach photos as U+FFFD: refused, not searched for.
+            let mangled = try await photos.run(["list", "--provider", "placeholder", "--query", "caf\u{FFFD}"])
+            #expect(mangled.status == 64 && mangled.stderr.contains("--query is not valid UTF-8 text"), "\(mangled.stderr)")
+            let filter = try await photos.run(["list", "--provider", "openverse", "--filter", "tags=\u{FFFD}"])
+            #expect(filter.status == 64 && filter.stderr.contains("--filter tags= is not valid UTF-8 text"), "\(filter.stderr)")
+            // A query that matches nothing is quoted back, but not all 10 000 characters of it.
+            let long = String(repeating: "a", count: 10_000)
+            let none = try await photos.run(["list", "--provider", "placeholder", "--query", long, "--no-thumbnails"])
+            #expect(none.status == 0, "\(none.stderr)")
+            #expect(none.stderr.contains("No photos match \"aaa") && none.stderr.utf8.count < 300, "\(none.stderr.utf8.count) bytes")
+        }
+    }
+
     @Test func helpTeachesEveryFlagWithAnExample() async throws {
         let photos = try PhotosBinary(server: nil)
         defer { photos.remove() }

@@ -82,6 +82,8 @@ extension PhotosCommand {
             if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, got \(limit)") }
             if !(1...12).contains(columns) { throw ValidationError("--columns must be between 1 and 12, got \(columns)") }
             if let album, album < 1 { throw ValidationError("--album must be at least 1, got \(album)") }
+            try FilterOptions.checkRepeats(filterOptions.filters, album: album)
+            try FilterOptions.checkText(query: query, filters: filterOptions.filters)
             if let query, query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
                 throw ValidationError("--query is empty; leave it out to list the provider's default feed")
             }

@@ -93,7 +93,9 @@ enum ListFastPath {
         if let limit, limit < 1 { return nil }
         if let album, album < 1 { return nil }
         if let query, query.trimmingWhitespaceAndNewlines().isEmpty { return nil }
-        guard filters.allSatisfy({ FilterOptions.split($0) != nil }) else { return nil }
+        guard filters.allSatisfy({ FilterOptions.split($0) != nil }), (try? FilterOptions.checkRepeats(filters, album: album)) != nil,
+            (try? FilterOptions.checkText(query: query, filters: filters)) != nil
+        else { return nil }
 
         let mode: ListingMode = offline ? .offline : refresh ? .refresh : .normal
         return ListingRequest(

@@ -50,7 +50,7 @@ extension Listing {
             printNextPageHint(listings: listings, request: request)
         case .table, .grid:
             guard !photos.isEmpty else {
-                Diagnostics.note(request.text.map { "No photos match \"\($0)\"." } ?? "No photos.")
+                Diagnostics.note(request.text.map { "No photos match \"\(TerminalText.fit($0, width: 80))\"." } ?? "No photos.")
                 return
             }
             var table = Table(columns: [

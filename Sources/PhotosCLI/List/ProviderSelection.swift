@@ -49,6 +49,7 @@ struct ProviderSelection {
         guard !filters.isEmpty else { return names }
 
         var understood: [String] = []
+        var refused: (any Error)?
         for name in names {
             guard let descriptor = registry.descriptor(name) else { continue }
             if let unknown = filters.first(where: { descriptor.filter(named: $0.key) == nil }) {
@@ -59,11 +60,21 @@ struct ProviderSelection {
                 Diagnostics.note("note: \(name) skipped: it has no filter '\(unknown.key)'")
                 continue
             }
-            for (key, value) in filters {
-                try descriptor.filter(named: key)?.validate(value, provider: name)
+            do {
+                for (key, value) in filters {
+                    try descriptor.filter(named: key)?.validate(value, provider: name)
+                }
+            } catch {
+                // A value one provider's filter refuses (sort orders differ between providers):
+                // skipped like a filter it lacks, when photos chose the providers.
+                guard chosenByPhotos else { throw error }
+                Diagnostics.note("note: \(name) skipped: \(Diagnostics.describe(error))")
+                refused = refused ?? error
+                continue
             }
             understood.append(name)
         }
+        if understood.isEmpty, let refused { throw refused }
         guard !understood.isEmpty else {
             let keys = Set(filters.map(\.key)).sorted().joined(separator: ", ")
             let offers = registry.descriptors.filter { !$0.filters.isEmpty }

@@ -99,6 +99,8 @@ extension PhotosCommand {
             if let perPage, !(1...500).contains(perPage) { throw ValidationError("--per-page must be between 1 and 500, got \(perPage)") }
             if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, got \(limit)") }
             if let album, album < 1 { throw ValidationError("--album must be at least 1, got \(album)") }
+            try FilterOptions.checkRepeats(filterOptions.filters, album: album)
+            try FilterOptions.checkText(query: query, filters: filterOptions.filters)
             if let query, query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
                 throw ValidationError("--query is empty; leave it out to save the provider's default feed")
             }

@@ -79,7 +79,11 @@ struct Showing {
     ) async -> String? {
         let graphics = environment.graphics(requested)
         guard graphics.mode != .none else {
-            Diagnostics.note("note: no preview: stdout is not a terminal (force one with --graphics symbols)")
+            // Asked for no pictures: nothing to say. Otherwise detection found no way to draw.
+            if requested != .none {
+                let why = environment.stdoutIsTerminal ? "the terminal draws no pictures (TERM)" : "stdout is not a terminal"
+                Diagnostics.note("note: no preview: \(why) (force one with --graphics symbols)")
+            }
             return nil
         }
         let candidates = Self.previewCandidates(detail)
