@@ -103,13 +103,18 @@ public struct NASAProvider: RegisteredProvider {
             throw PhotosError.badData(provider: Self.name, detail: "the /search response is not a collection of items")
         }
         var seen: Set<String> = []
+        var unreadable = 0
         let photos = collection.items.compactMap { item -> Photo? in
-            guard let photo = photo(from: item), seen.insert(photo.id.raw).inserted else { return nil }
-            return photo
+            guard let photo = photo(from: item) else {
+                unreadable += 1
+                return nil
+            }
+            return seen.insert(photo.id.raw).inserted ? photo : nil
         }.prefix(perPage)
         let more = collection.hasNext ?? collection.totalHits.map { page * perPage < $0 } ?? (collection.items.count >= perPage)
         let hasMore = more && !collection.items.isEmpty && page * perPage < Self.searchWindow
-        return PhotoPage(page: page, perPage: perPage, total: collection.totalHits, hasMore: hasMore, photos: Array(photos))
+        return PhotoPage(
+            page: page, perPage: perPage, total: collection.totalHits, hasMore: hasMore, photos: Array(photos), skippedRecords: unreadable)
     }
 
     /// `--filter` values as API parameters; years must be years.

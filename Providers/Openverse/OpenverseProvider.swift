@@ -92,10 +92,13 @@ public struct OpenverseProvider: RegisteredProvider {
             // One request: the API's own page of this size.
             let search = try await fetch(parameters, page: page, pageSize: perPage)
             // A server that sends more than asked for does not stretch the page.
-            let photos = Array(Self.unique(search.results.compactMap(photo(from:))).prefix(perPage))
+            let readable = search.results.compactMap(photo(from:))
+            let photos = Array(Self.unique(readable).prefix(perPage))
             let lastPage = min(search.pageCount ?? 0, Self.maxPage)
             let hasMore = !search.results.isEmpty && page < lastPage && page * perPage < Self.maxDepth
-            return PhotoPage(page: page, perPage: perPage, total: search.resultCount, hasMore: hasMore, photos: photos)
+            return PhotoPage(
+                page: page, perPage: perPage, total: search.resultCount, hasMore: hasMore, photos: photos,
+                skippedRecords: search.results.count - readable.count)
         }
 
         // Pages of 20 covering [offset, offset + perPage): the first says how many pages exist,
@@ -119,10 +122,13 @@ public struct OpenverseProvider: RegisteredProvider {
             results += rest
         }
         let skip = offset - (firstPage - 1) * size
-        let window = Array(results.dropFirst(skip))
-        let photos = Self.unique(window.compactMap(photo(from:))).prefix(perPage)
-        let hasMore = (window.count > perPage || lastPage < available) && offset + perPage < Self.maxDepth
-        return PhotoPage(page: page, perPage: perPage, total: first.resultCount, hasMore: hasMore, photos: Array(photos))
+        let window = Array(results.dropFirst(skip).prefix(perPage))
+        let readable = window.compactMap(photo(from:))
+        let photos = Self.unique(readable)
+        let hasMore = (results.count - skip > perPage || lastPage < available) && offset + perPage < Self.maxDepth
+        return PhotoPage(
+            page: page, perPage: perPage, total: first.resultCount, hasMore: hasMore, photos: photos,
+            skippedRecords: window.count - readable.count)
     }
 
     /// `--filter` values as API parameters, checked where Openverse would refuse them.
