@@ -183,7 +183,7 @@ public struct OpenverseProvider: RegisteredProvider {
             width: image.width.flatMap { $0 > 0 ? $0 : nil },
             height: image.height.flatMap { $0 > 0 ? $0 : nil },
             pageURL: image.foreignLandingURL.flatMap(Self.allowed),
-            tags: image.tags,
+            tags: Self.distinct(image.tags),
             sizes: sizes
         )
     }
@@ -217,7 +217,7 @@ public struct OpenverseProvider: RegisteredProvider {
         if let creatorURL = image.creatorURL.flatMap(Self.allowed) { extra["creator_url"] = creatorURL }
         if let category = Self.nonEmpty(image.category) { extra["category"] = category }
         if let filetype = Self.nonEmpty(image.filetype) { extra["filetype"] = filetype }
-        return PhotoDetail(photo: photo, tags: image.tags, sizes: photo.sizes, extra: extra)
+        return PhotoDetail(photo: photo, tags: Self.distinct(image.tags), sizes: photo.sizes, extra: extra)
     }
 
     // MARK: Requests
@@ -282,6 +282,12 @@ public struct OpenverseProvider: RegisteredProvider {
     /// An http(s) URL written as URLs are sent: visible ASCII only (no spaces or controls).
     static func allowed(_ url: String) -> String? {
         url.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) && URLPolicy.isAllowed(url) ? url : nil
+    }
+
+    /// `tags` without repeats, in their order (Openverse lists a tag once per source that has it).
+    static func distinct(_ tags: [String]) -> [String] {
+        var seen = Set<String>()
+        return tags.filter { seen.insert($0).inserted }
     }
 
     static func unique(_ photos: [Photo]) -> [Photo] {

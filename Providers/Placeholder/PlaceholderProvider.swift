@@ -52,6 +52,9 @@ public struct PlaceholderProvider: RegisteredProvider {
     }
 
     /// json-server sends an `ETag` with every listing: with `validators`, a 304 costs no body.
+    /// The albums jsonplaceholder has.
+    static let albums = 1...100
+
     public func list(_ query: ListQuery, revalidating validators: HTTPValidators?) async throws -> ListRevalidation {
         let page = max(1, query.page)
         let limit = min(max(1, query.perPage), Self.maxPerPage)
@@ -60,9 +63,10 @@ public struct PlaceholderProvider: RegisteredProvider {
             items.append(("q", text))
         }
         if let albums = query.filters["album"] ?? query.filters["albumId"] {
-            let values = albums.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard !values.isEmpty, values.allSatisfy({ Self.isValidID($0) }) else {
-                throw PhotosError.usage("album must be an album number (or several, comma-separated), e.g. album=3")
+            let values = albums.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard !values.isEmpty, values.allSatisfy({ Int($0).map(Self.albums.contains) == true }) else {
+                throw PhotosError.usage(
+                    "album must be an album number from \(Self.albums.lowerBound) to \(Self.albums.upperBound) (or several, comma-separated), e.g. album=3; got '\(albums)'")
             }
             items += values.map { ("albumId", $0) }
         }

@@ -306,6 +306,10 @@ import Testing
             // One value per filter: a second would silently win.
             let twice = try await photos.run(["list", "--provider", "flickr", "--query", "dogs", "--filter", "license=9", "--filter", "license=10"])
             #expect(twice.status == 64 && twice.stderr.contains("--filter license= is given twice"), "\(twice.stderr)")
+            for bad in ["album=0", "album=101", "album=1,,2", "album=x"] {
+                let outside = try await photos.run(["list", "--provider", "placeholder", "--filter", bad])
+                #expect(outside.status == 64 && outside.stderr.contains("album must be an album number from 1 to 100"), "\(bad): \(outside.stderr)")
+            }
             let album = try await photos.run(["list", "--provider", "placeholder", "--album", "3", "--filter", "album=4"])
             #expect(album.status == 64 && album.stderr.contains("--album and --filter album= both name an album"), "\(album.stderr)")
         }
