@@ -51,10 +51,10 @@ public struct PlaceholderProvider: RegisteredProvider {
         }
     }
 
-    /// json-server sends an `ETag` with every listing: with `validators`, a 304 costs no body.
     /// The albums jsonplaceholder has.
     static let albums = 1...100
 
+    /// json-server sends an `ETag` with every listing: with `validators`, a 304 costs no body.
     public func list(_ query: ListQuery, revalidating validators: HTTPValidators?) async throws -> ListRevalidation {
         let page = max(1, query.page)
         let limit = min(max(1, query.perPage), Self.maxPerPage)
