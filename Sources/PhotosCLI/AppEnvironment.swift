@@ -53,7 +53,7 @@ struct AppEnvironment {
     func maxImageBytes() throws -> Int {
         let text = settings["PHOTOS_MAX_IMAGE_MB"] ?? "50"
         guard let megabytes = Int(text.trimmingWhitespace()), Self.maxImageMegabytes.contains(megabytes) else {
-            throw PhotosError.usage("PHOTOS_MAX_IMAGE_MB (config [network] max_image_mb) must be a whole number of MiB from 1 to 4096, got '\(text)'")
+            throw PhotosError.usage("PHOTOS_MAX_IMAGE_MB (config [network] max_image_mb) must be a whole number of MiB from 1 to 4096, got \(TerminalText.quoted(text))")
         }
         return megabytes * 1024 * 1024
     }
@@ -66,7 +66,7 @@ struct AppEnvironment {
         let range = TransportConfiguration.connectionsPerHostRange
         guard let count = Int(text.trimmingWhitespace()), range.contains(count) else {
             throw PhotosError.usage(
-                "PHOTOS_MAX_CONNECTIONS_PER_HOST (config [network] max_connections_per_host) must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+                "PHOTOS_MAX_CONNECTIONS_PER_HOST (config [network] max_connections_per_host) must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(TerminalText.quoted(text))")
         }
         return count
     }
@@ -131,7 +131,7 @@ struct AppEnvironment {
         configuration.caBundlePath = settings["PHOTOS_CA_BUNDLE"]
         if let text = settings["PHOTOS_STALL_SECONDS"] {
             guard let seconds = Int(text.trimmingWhitespace()), Self.stallSecondsRange.contains(seconds) else {
-                throw PhotosError.usage("PHOTOS_STALL_SECONDS (config [network] stall_seconds) must be a whole number of seconds from 1 to 3600, got '\(text)'")
+                throw PhotosError.usage("PHOTOS_STALL_SECONDS (config [network] stall_seconds) must be a whole number of seconds from 1 to 3600, got \(TerminalText.quoted(text))")
             }
             configuration.lowSpeedTime = .seconds(seconds)
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import PhotosCache
 import PhotosImaging
+import PhotosTerminal
 
 /// How results are printed.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
@@ -65,7 +66,7 @@ struct FilterOptions: ParsableArguments {
     func validate() throws {
         for filter in filters {
             guard Self.split(filter) != nil else {
-                throw ValidationError("--filter takes key=value, e.g. --filter license=cc0; got '\(filter)'")
+                throw ValidationError("--filter takes key=value, e.g. --filter license=cc0; got \(TerminalText.quoted(filter))")
             }
         }
     }

@@ -66,7 +66,8 @@ public struct TerminalGraphics: Hashable, Sendable {
     /// Resolves `--graphics` against the environment. A pure function, so it is table-tested.
     ///
     /// - An explicit mode is honoured even when stdout is not a terminal (scripts, tests, benchmarks).
-    /// - `auto` is `none` unless stdout is a terminal and TERM is not `dumb`; inside tmux or screen it
+    /// - `auto` is `none` unless stdout is a terminal and TERM names one other than `dumb` (an
+    ///   unset TERM says nothing about what the terminal draws, as for git's colours); inside tmux or screen it
     ///   is `symbols` (pixel sequences do not pass through); otherwise kitty for kitty/Ghostty, iterm
     ///   for iTerm2 (TERM_PROGRAM or LC_TERMINAL, which survives ssh) and WezTerm, sixel for foot,
     ///   mlterm, yaft, contour, mintty and Konsole 22.04+ (KONSOLE_VERSION), else `symbols`.
@@ -97,7 +98,7 @@ public struct TerminalGraphics: Hashable, Sendable {
 
     static func autoMode(environment env: [String: String], stdoutIsTerminal: Bool) -> GraphicsMode {
         let term = (env["TERM"] ?? "").lowercased()
-        guard stdoutIsTerminal, term != "dumb" else { return .none }
+        guard stdoutIsTerminal, !term.isEmpty, term != "dumb" else { return .none }
         let program = (env["TERM_PROGRAM"] ?? "").lowercased()
         func has(_ name: String) -> Bool { !(env[name] ?? "").isEmpty }
 

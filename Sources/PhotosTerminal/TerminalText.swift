@@ -123,6 +123,28 @@ public enum TerminalText {
         truncate(sanitize(text), width: width)
     }
 
+    /// What the user typed, quoted back in a message: in single quotes, cut to `width` columns,
+    /// with every character that would not show as itself (controls, tabs, format characters
+    /// such as U+200B, spaces other than U+0020) written as `\u{XXXX}`, so that `'flickr:1\u{200B}'`
+    /// explains why an id that looks right is refused. Safe for the terminal like ``sanitize``.
+    public static func quoted(_ text: String, width: Int = 60) -> String {
+        var shown = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            let visible: Bool
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned: visible = false
+            case .spaceSeparator: visible = scalar == " "
+            default: visible = true
+            }
+            if visible {
+                shown.append(scalar)
+            } else {
+                shown.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            }
+        }
+        return "'" + truncate(String(shown), width: width) + "'"
+    }
+
     /// Whether every scalar is printable and below the combining marks (U+0300): Latin-1 and
     /// the Latin extensions, whose scalars are one grapheme and one column each. `1024×768` and
     /// `Zoë` are; a soft hyphen (a format character, no column) is not.

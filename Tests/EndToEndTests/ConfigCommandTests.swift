@@ -38,15 +38,16 @@ import Testing
         #expect(!run.stdout.contains("from-the-file"), "a secret is never printed")
 
         let size = try setting("cache.max_size_mb", in: run)
-        #expect(size["source"] as? String == "file" && size["line"] as? Int == 6 && size["value"] as? String == "750")
+        #expect(size["source"] as? String == "file" && size["line"] as? Int == 6 && size["value"] as? Int == 750, "an integer setting is a JSON number")
 
         let ttl = try setting("cache.listing_ttl_seconds", in: run)
-        #expect(ttl["source"] as? String == "environment" && ttl["value"] as? String == "5", "the environment wins over the file")
+        #expect(ttl["source"] as? String == "environment" && ttl["value"] as? Int == 5, "the environment wins over the file")
 
         let recent = try setting("cache.recent_searches", in: run)
-        #expect(recent["source"] as? String == "default" && recent["value"] as? String == "10")
+        #expect(recent["source"] as? String == "default" && recent["value"] as? Int == 10)
         let placeholder = try setting("placeholder.api", in: run)
         #expect(placeholder["source"] as? String == "default" && placeholder["variable"] as? String == "PHOTOS_PLACEHOLDER_API")
+        #expect(placeholder["value"] as? String == "https://jsonplaceholder.typicode.com", "a string setting stays a string")
 
         // The table says the same, with the file's line.
         let table = try await photos.run(["config", "show"], environment: ["PHOTOS_CONFIG": config.path, "FLICKR_API_KEY": "env-key"])

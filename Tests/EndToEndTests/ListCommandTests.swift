@@ -315,6 +315,20 @@ import Testing
         }
     }
 
+    @Test func aPageSizeAProviderDoesNotServeIsSaidNotCutSilently() async throws {
+        try await withServer { _, photos in
+            let cut = try await photos.run(["list", "--provider", "commons", "--query", "dogs", "--per-page", "80", "--no-thumbnails", "--format", "json"])
+            #expect(cut.status == 0, "\(cut.stderr)")
+            #expect(try cut.json()["per_page"] as? Int == 50)
+            #expect(cut.stderr.contains("commons: serves at most 50 photos a page, so its pages hold 50, not 80"), "\(cut.stderr)")
+            let served = try await photos.run(["list", "--provider", "commons", "--query", "dogs", "--per-page", "50", "--no-thumbnails", "--format", "json"])
+            #expect(served.status == 0 && !served.stderr.contains("serves at most"), "\(served.stderr)")
+            // --limit alone chooses the page size: nothing was asked that is not served.
+            let limited = try await photos.run(["list", "--provider", "commons", "--query", "dogs", "--limit", "80", "--no-thumbnails", "--format", "json"])
+            #expect(limited.status == 0 && !limited.stderr.contains("serves at most"), "\(limited.stderr)")
+        }
+    }
+
     @Test func oddQueriesAreRefusedOrQuotedShort() async throws {
         try await withServer { _, photos in
             // Bytes that are not UTF-8 reach photos as U+FFFD: refused, not searched for.

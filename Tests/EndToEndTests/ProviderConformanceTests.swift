@@ -154,6 +154,17 @@ import Testing
         }
     }
 
+    @Test func anIDRefusedForACharacterThatDoesNotShowNamesIt() async throws {
+        let photos = try PhotosBinary(server: nil)
+        defer { photos.remove() }
+        // A zero-width space pasted with the id: the message shows it, or the id quoted back would
+        // look valid.
+        let hidden = try await photos.run(["show", "flickr:53624890009\u{200B}"])
+        #expect(hidden.status == 64 && hidden.stderr.contains("'53624890009\\u{200B}' is not a valid flickr photo id"), "\(hidden.stderr)")
+        let spaced = try await photos.run(["save", "flickr: 1", "--to", photos.home.appendingPathComponent("out").path])
+        #expect(spaced.stderr.contains("'flickr: 1' is not a valid flickr photo id"), "\(spaced.stderr)")
+    }
+
     @Test(arguments: providers) func unreadableBodiesExit65(provider: String) async throws {
         let expect = try Expectations(provider)
         try await withServer { server, photos in

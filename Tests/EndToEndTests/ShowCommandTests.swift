@@ -57,7 +57,9 @@ import Testing
         try await withServer { server, photos in
             let record = photos.home.appendingPathComponent("opened.txt")
             let opener = photos.home.appendingPathComponent("opener.sh")
-            try "#!/bin/sh\nprintf '%s\\n' \"$#\" \"$1\" > '\(record.path)'\n".write(to: opener, atomically: true, encoding: .utf8)
+            // A viewer that talks on stdout (many do): its words must not mix into photos' data.
+            try "#!/bin/sh\nprintf '%s\\n' \"$#\" \"$1\" > '\(record.path)'\necho 'viewer says hello'\n".write(
+                to: opener, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
 
             let run = try await photos.run(["show", "placeholder:2", "--open", "--format", "json"], environment: ["PHOTOS_OPENER": opener.path])
@@ -65,7 +67,8 @@ import Testing
             let lines = try String(contentsOf: record, encoding: .utf8).split(separator: "\n")
             #expect(lines.first == "1", "exactly one argument")
             let path = String(lines.last ?? "")
-            #expect(try run.json()["image_path"] as? String == path)
+            #expect(try run.json()["image_path"] as? String == path, "stdout is photos' JSON alone: \(run.stdout)")
+            #expect(run.stderr.contains("viewer says hello"), "the viewer's output goes to stderr")
             let image = try Data(contentsOf: URL(fileURLWithPath: path))
             #expect(image.prefix(2) == Data([0xFF, 0xD8]))
             #expect(server.stats().requests >= 2)

@@ -21,6 +21,10 @@ import Testing
         Case(environment: ["TERM": "xterm-kitty"], terminal: false, mode: .none, colors: .truecolor),
         Case(environment: ["TERM": "dumb"], mode: .none, colors: .indexed256),
         Case(environment: [:], terminal: false, mode: .none, colors: .indexed16),
+        // A terminal without TERM (`env -i`) names no capabilities: no pictures unless asked for.
+        Case(environment: [:], mode: .none, colors: .indexed16),
+        Case(environment: ["TERM": ""], mode: .none, colors: .indexed16),
+        Case(environment: [:], requested: .symbols, mode: .symbols, colors: .indexed16),
         // kitty protocol
         Case(environment: ["TERM": "xterm-kitty"], mode: .kitty, colors: .truecolor),
         Case(environment: ["TERM": "xterm-256color", "KITTY_WINDOW_ID": "1"], mode: .kitty, colors: .truecolor),

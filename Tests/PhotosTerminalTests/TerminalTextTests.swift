@@ -98,6 +98,18 @@ import Testing
         }
     }
 
+    @Test func quotedInputShowsWhatDoesNotShowItself() {
+        #expect(TerminalText.quoted("flickr:1") == "'flickr:1'")
+        #expect(TerminalText.quoted(" 1") == "' 1'", "a leading space stays, inside the quotes")
+        #expect(TerminalText.quoted("1\u{200B}") == "'1\\u{200B}'")
+        #expect(TerminalText.quoted("a\tb\nc") == "'a\\u{9}b\\u{A}c'")
+        #expect(TerminalText.quoted("\u{1B}[31mred") == "'\\u{1B}[31mred'", "no escape reaches the terminal")
+        #expect(TerminalText.quoted("flickr\u{202E}") == "'flickr\\u{202E}'")
+        #expect(TerminalText.quoted("a\u{00A0}b") == "'a\\u{A0}b'", "a space that is not U+0020")
+        #expect(TerminalText.quoted("Zoë 🐶") == "'Zoë 🐶'")
+        #expect(TerminalText.quoted(String(repeating: "x", count: 100), width: 10) == "'xxxxxxxxx…'")
+    }
+
     @Test func progressBarDrawsOnlyWhenEnabled() {
         let silent = ProgressBar(label: "x", total: 3, enabled: false) { _ in Issue.record("drew while disabled") }
         silent.advance()

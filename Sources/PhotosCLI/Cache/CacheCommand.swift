@@ -92,7 +92,7 @@ extension PhotosCommand {
                 try await CommandRuntime.run(command: "cache clear", network: false) { context in
                     let names = context.environment.registry.names
                     if let provider, !names.contains(provider) {
-                        throw PhotosError.usage("unknown provider '\(provider)'; choose from \(names.joined(separator: ", "))")
+                        throw PhotosError.usage("unknown provider \(TerminalText.quoted(provider)); choose from \(names.joined(separator: ", "))")
                     }
                     let removed = try CacheCommandError.wrap { try context.cache.clear(provider: provider) }
                     Diagnostics.note("Removed \(removed.images) images (\(ByteText.format(removed.bytes)))"

@@ -99,7 +99,13 @@ struct ConfigReport: Encodable {
             try item.encode(entry.setting.configKey, forKey: .key)
             try item.encode(entry.setting.variable, forKey: .variable)
             try item.encode(entry.setting.summary, forKey: .summary)
-            try item.encode(entry.setting.isSecret ? nil : entry.value, forKey: .value)
+            // An integer setting's value is a JSON number, as it is a TOML integer in the file; one
+            // that is not an integer (a malformed environment variable) is shown as it was given.
+            if !entry.setting.isSecret, case .integer = entry.setting.kind, let value = entry.value, let number = Int(value) {
+                try item.encode(number, forKey: .value)
+            } else {
+                try item.encode(entry.setting.isSecret ? nil : entry.value, forKey: .value)
+            }
             try item.encode(entry.value != nil, forKey: .set)
             try item.encode(entry.setting.isSecret, forKey: .secret)
             switch entry.source {

@@ -108,6 +108,9 @@ struct Listing {
     static func dataWarnings(_ listing: ProviderListing) -> [String] {
         var lines: [String] = []
         let name = listing.name
+        if let asked = listing.perPageAsked {
+            lines.append("\(name): serves at most \(listing.perPage) photos a page, so its pages hold \(listing.perPage), not \(asked) (--page counts pages of \(listing.perPage))")
+        }
         if listing.skipped > 0 {
             lines.append(listing.skipped == 1
                 ? "\(name): 1 record could not be read and was skipped"

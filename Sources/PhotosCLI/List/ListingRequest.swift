@@ -47,6 +47,8 @@ struct ProviderListing: Sendable {
     var oversized = 0
     /// Whether `--all` stopped at the walk's page bound while the provider said there was more.
     var pageBoundReached = false
+    /// The `--per-page` asked for, when the provider serves smaller pages (``perPage``).
+    var perPageAsked: Int?
     /// Whether `--limit` ended the walk inside its last page: photos of that page were left
     /// out, so the page to continue with is that one, not the next.
     var endsInsidePage = false

@@ -1,4 +1,5 @@
 import PhotosCore
+import PhotosTerminal
 
 /// Which providers a listing asks, from `--provider`, the config and `--filter`.
 struct ProviderSelection {
@@ -41,7 +42,7 @@ struct ProviderSelection {
                         "'all' names every ready provider and goes alone\(origin): --provider all, or names such as --provider \(known.prefix(2).joined(separator: ","))")
                 }
                 guard known.contains(name) else {
-                    throw PhotosError.usage("unknown provider '\(name)'\(origin); choose from \(known.joined(separator: ", ")) or all")
+                    throw PhotosError.usage("unknown provider \(TerminalText.quoted(name))\(origin); choose from \(known.joined(separator: ", ")) or all")
                 }
                 if !names.contains(name) { names.append(name) }
             }
@@ -55,9 +56,9 @@ struct ProviderSelection {
             if let unknown = filters.first(where: { descriptor.filter(named: $0.key) == nil }) {
                 let knows = descriptor.filters.isEmpty ? "it has no filters" : "it knows \(descriptor.filters.map(\.name).joined(separator: ", "))"
                 if !chosenByPhotos {
-                    throw PhotosError.usage("\(name) has no filter '\(unknown.key)'; \(knows)")
+                    throw PhotosError.usage("\(name) has no filter \(TerminalText.quoted(unknown.key)); \(knows)")
                 }
-                Diagnostics.note("note: \(name) skipped: it has no filter '\(unknown.key)'")
+                Diagnostics.note("note: \(name) skipped: it has no filter \(TerminalText.quoted(unknown.key))")
                 continue
             }
             do {

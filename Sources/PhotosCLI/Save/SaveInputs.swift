@@ -1,6 +1,7 @@
 import Foundation
 import PhotosCache
 import PhotosCore
+import PhotosTerminal
 import Synchronization
 
 /// One photo to save, as the input named it.
@@ -119,14 +120,14 @@ final class SaveInputs: Sendable {
     private func parseArgument(_ text: String) throws -> SaveInput {
         let registry = context.environment.registry
         guard let id = PhotoID(text) else {
-            throw PhotosError.usage("'\(text)' is not a photo id; ids look like provider:id, e.g. flickr:53624890009 or placeholder:17")
+            throw PhotosError.usage("\(TerminalText.quoted(text)) is not a photo id; ids look like provider:id, e.g. flickr:53624890009 or placeholder:17")
         }
         guard let provider = registry.make(id.provider, context: context.providers) else {
-            throw PhotosError.usage("unknown provider '\(id.provider)' in \(text); choose from \(registry.names.joined(separator: ", "))")
+            throw PhotosError.usage("unknown provider \(TerminalText.quoted(id.provider)) in \(TerminalText.quoted(text)); choose from \(registry.names.joined(separator: ", "))")
         }
         guard provider.isValidID(id.raw) else {
             let form = registry.descriptor(id.provider).map { ": they look like \($0.idSyntax), e.g. \($0.idExample)" } ?? ""
-            throw PhotosError.usage("'\(text)' is not a valid \(id.provider) photo id\(form)")
+            throw PhotosError.usage("\(TerminalText.quoted(text)) is not a valid \(id.provider) photo id\(form)")
         }
         return .id(id, described: nil)
     }

@@ -20,17 +20,17 @@ struct Showing {
 
     func run(id text: String, options: Options) async throws {
         guard let id = PhotoID(text) else {
-            throw PhotosError.usage("'\(text)' is not a photo id; ids look like provider:id, e.g. flickr:53624890009 or placeholder:17")
+            throw PhotosError.usage("\(TerminalText.quoted(text)) is not a photo id; ids look like provider:id, e.g. flickr:53624890009 or placeholder:17")
         }
         let cache = context.cache
         let mode = options.mode
         let known = environment.registry.names
         guard let provider = environment.registry.make(id.provider, context: context.providers) else {
-            throw PhotosError.usage("unknown provider '\(id.provider)' in \(text); choose from \(known.joined(separator: ", "))")
+            throw PhotosError.usage("unknown provider \(TerminalText.quoted(id.provider)) in \(TerminalText.quoted(text)); choose from \(known.joined(separator: ", "))")
         }
         guard provider.isValidID(id.raw) else {
             let form = environment.registry.descriptor(id.provider).map { ": they look like \($0.idSyntax), e.g. \($0.idExample)" } ?? ""
-            throw PhotosError.usage("'\(TerminalText.fit(id.raw, width: 40))' is not a valid \(id.provider) photo id\(form)")
+            throw PhotosError.usage("\(TerminalText.quoted(id.raw, width: 40)) is not a valid \(id.provider) photo id\(form)")
         }
         let detail: PhotoDetail
         if mode == .offline {
@@ -81,7 +81,8 @@ struct Showing {
         guard graphics.mode != .none else {
             // Asked for no pictures: nothing to say. Otherwise detection found no way to draw.
             if requested != .none {
-                let why = environment.stdoutIsTerminal ? "the terminal draws no pictures (TERM)" : "stdout is not a terminal"
+                let term = environment.environment["TERM"] ?? ""
+                let why = !environment.stdoutIsTerminal ? "stdout is not a terminal" : term.isEmpty ? "TERM is not set" : "TERM=\(term) draws no pictures"
                 Diagnostics.note("note: no preview: \(why) (force one with --graphics symbols)")
             }
             return nil
@@ -217,6 +218,8 @@ struct Showing {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = [file.path]
+        // What a viewer prints is not photos' data: stdout stays the table or JSON it asked for.
+        process.standardOutput = FileHandle.standardError
         return process
     }
 
