@@ -21,6 +21,17 @@ import Testing
             #expect(json["taken_at"] as? String == "2024-01-01T07:00:00Z")
             #expect((json["sizes"] as? [[String: Any]])?.count == 13)
             #expect(json["image_path"] is NSNull)
+
+            // The table's Image is the JSON's image_url; the largest size, which --open fetches,
+            // is its own line.
+            func line(_ label: String) -> Substring? {
+                table.stdout.split(separator: "\n").first { $0.hasPrefix(label + " ") }.map { $0.dropFirst(label.count).drop { $0 == " " } }
+            }
+            let imageURL = try #require(json["image_url"] as? String)
+            #expect(line("Image").map(String.init) == imageURL, "\(table.stdout)")
+            let sizes = try #require(json["sizes"] as? [[String: Any]])
+            let largest = try #require(sizes.max { ($0["width"] as? Int ?? 0) < ($1["width"] as? Int ?? 0) }?["url"] as? String)
+            #expect(largest != imageURL && line("Largest").map(String.init) == largest, "\(table.stdout)")
         }
     }
 

@@ -149,7 +149,10 @@ struct Showing {
             rows.append((label.prefix(1).uppercased() + label.dropFirst(), detail.extra[key] ?? ""))
         }
         if let page = photo.pageURL { rows.append(("Page", page)) }
-        if let image = detail.largestImageURL { rows.append(("Image", image)) }
+        // `Image` is the JSON's `image_url` (the size a listing shows); `Largest`, when it is
+        // another, is what `--open` and `save --size original` download.
+        if let image = photo.imageURL, URLPolicy.isAllowed(image) { rows.append(("Image", image)) }
+        if let largest = detail.largestImageURL, largest != photo.imageURL { rows.append(("Largest", largest)) }
         for size in detail.sizes.sorted(by: { $0.longestEdge < $1.longestEdge }) {
             let dimensions = size.width.flatMap { w in size.height.map { "\(w)×\($0)" } } ?? "?"
             rows.append(("Size", "\(size.label) \(dimensions)"))
