@@ -81,8 +81,8 @@ public struct CommonsProvider: RegisteredProvider {
     }
 
     private func search(_ text: String, page: Int, perPage: Int, sort: String?) async throws -> PhotoPage {
-        let offset = (page - 1) * perPage
-        guard offset + perPage <= CommonsAPI.searchWindow else {
+        let offset = (page - 1).multipliedSaturating(by: perPage)
+        guard offset.addingSaturating(perPage) <= CommonsAPI.searchWindow else {
             throw PhotosError.usage(
                 "Wikimedia Commons serves only the first \(CommonsAPI.searchWindow) results of a search; "
                     + "page \(page) at \(perPage) per page is past them")
@@ -114,7 +114,7 @@ public struct CommonsProvider: RegisteredProvider {
         let ascending = sort == "create_timestamp_asc"
         let empty = PhotoPage(page: page, perPage: perPage, total: nil, hasMore: false, photos: [])
         var token: String?
-        var skip = (page - 1) * perPage
+        var skip = (page - 1).multipliedSaturating(by: perPage)
         while skip > 0 {
             let limit = min(skip, CommonsAPI.maxListLimit)
             let answer = try await call(

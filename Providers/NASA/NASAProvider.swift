@@ -80,7 +80,7 @@ public struct NASAProvider: RegisteredProvider {
     public func list(_ query: ListQuery) async throws -> PhotoPage {
         let page = max(1, query.page)
         let perPage = min(max(1, query.perPage), Self.maxPerPage)
-        let offset = (page - 1) * perPage
+        let offset = (page - 1).multipliedSaturating(by: perPage)
         guard offset < Self.searchWindow else {
             throw PhotosError.usage(
                 "the NASA Image and Video Library serves only the first \(Self.searchWindow) results of a search; "

@@ -82,7 +82,7 @@ public struct OpenverseProvider: RegisteredProvider {
         let text = query.text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         let parameters = (text.isEmpty ? [] : [("q", text)]) + (try filters(query.filters, searching: !text.isEmpty))
 
-        let offset = (page - 1) * perPage
+        let offset = (page - 1).multipliedSaturating(by: perPage)
         guard offset < Self.maxDepth else {
             throw PhotosError.usage(
                 "Openverse serves anonymous clients only the first \(Self.maxDepth) results of a query "

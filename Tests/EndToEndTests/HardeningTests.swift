@@ -18,6 +18,19 @@ import Testing
             let placeholder = try await photos.run(["list", "--provider", "placeholder", "--page", huge, "--no-thumbnails", "--all"])
             #expect(placeholder.status == 0, "\(placeholder.stderr)")
             #expect(placeholder.stderr.contains("No photos"))
+            // Providers that turn pages into offsets: a window error, not an overflow trap.
+            for provider in ["nasa", "commons", "openverse"] {
+                for page in [huge, "307445734561825862"] {
+                    let run = try await photos.run(["list", "--provider", provider, "--query", "dogs", "--page", page, "--no-thumbnails"])
+                    #expect(run.status == 64 && run.stderr.contains("serves"), "\(provider) --page \(page): \(run.status) \(run.stderr)")
+                }
+            }
+            let save = try await photos.run(["save", "--provider", "openverse", "--query", "dogs", "--page", huge, "--to", photos.home.appendingPathComponent("out").path])
+            #expect(save.status == 64, "\(save.status) \(save.stderr)")
+            // A limit as large as an Int holds walks pages as any other.
+            let limit = try await photos.run(["list", "--provider", "flickr", "--query", "dogs", "--limit", huge, "--no-thumbnails", "--format", "jsonl"])
+            #expect(limit.status == 0, "\(limit.status) \(limit.stderr)")
+            #expect(!limit.stdout.isEmpty)
         }
     }
 

@@ -150,7 +150,7 @@ struct BrowseModel {
             loadingPage = nil
             pageFailure = nil
             for photo in page.photos where seen.insert(photo.id).inserted { photos.append(photo) }
-            nextPage = page.number + 1
+            nextPage = page.number.addingSaturating(1)
             // A page with nothing new cannot lead anywhere: stop rather than walk empty pages.
             hasMore = page.hasMore && !page.photos.isEmpty
             total = page.total

@@ -79,7 +79,7 @@ extension Listing {
         if !more.isEmpty, !request.walkAll {
             // The page after the last one shown whole: a page `--limit` cut short is shown again,
             // so that no photo is skipped.
-            let next = more.map { $0.lastPage + ($0.endsInsidePage ? 0 : 1) }.max() ?? request.page + 1
+            let next = more.map { $0.lastPage.addingSaturating($0.endsInsidePage ? 0 : 1) }.max() ?? request.page.addingSaturating(1)
             var command = ["photos", "list"]
             if let providers = request.providers { command += ["--provider", ShellQuote.quote(providers)] }
             if let text = request.text { command += ["--query", ShellQuote.quote(text)] }

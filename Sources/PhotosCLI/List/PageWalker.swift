@@ -174,9 +174,13 @@ struct PageWalker: Sendable {
         private mutating func askAhead(after result: PhotoPage) {
             guard directPaging, var last = result.lastPage else { return }
             if let limit = request.limit {
-                last = min(last, page - 1 + (limit - delivered + perPage - 1) / perPage)
+                // The pages the rest of the limit needs, rounded up; `--limit` and `--page` may be
+                // as large as an Int holds, so no sum here may overflow.
+                let remaining = limit - delivered
+                let needed = remaining / perPage + (remaining % perPage == 0 ? 0 : 1)
+                last = min(last, (page - 1).addingSaturating(needed))
             }
-            last = min(last, page + Self.lookahead - 1, request.page + walker.maxPages - 1)
+            last = min(last, page.addingSaturating(Self.lookahead - 1), request.page.addingSaturating(walker.maxPages - 1))
             guard last >= page else { return }
             let cache = walker.cache, provider = provider, mode = request.mode, fields = walker.fields, hook = walker.beforeStoring,
                 fetching = walker.beforeFetching
