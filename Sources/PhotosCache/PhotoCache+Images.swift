@@ -231,6 +231,14 @@ extension PhotoCache {
             return .failure(PhotosError.unavailable(provider: URLComponents(string: url)?.host ?? "unknown host", detail: "HTTP \(response.status)"))
         }
         guard let size = configuration.fileSystem.fileSize(atPath: path) else { return .failure(DownloadedFileRemoved.removed) }
+        // A body that is not an image (an error page sent with 200, HTML, a compressed bomb) is
+        // never kept under an image's name: a later run, `--refresh` or not, would take it for
+        // the image and never ask again.
+        guard ImageKind(path: path) != nil else {
+            configuration.fileSystem.remove(atPath: path)
+            return .failure(PhotosError.badData(
+                provider: URLComponents(string: url)?.host ?? "unknown host", detail: "not a JPEG, PNG, GIF or WebP image"))
+        }
         let target = URL(fileURLWithPath: path, isDirectory: false)
         let record = ImageRecord(url: url, path: relative, size: size, provider: provider)
         memory.withLock { $0[url] = target }

@@ -34,6 +34,30 @@ import Testing
         }
     }
 
+    @Test func aBodyThatIsNotAnImageIsNeverCachedAsOne() async throws {
+        try await withServer { server, photos in
+            // The image host answers its first request with a JSON error sent as a 200.
+            let host = ["PHOTOS_FLICKR_STATIC": server.url + "/__faults/fail_first=1&status=200&key=not-an-image/flickr-static"]
+            func thumbnail(_ run: PhotosBinary.Run) throws -> Any? {
+                let line = try #require(run.stdout.split(separator: "\n").first { $0.contains("flickr:53619543218") }, "\(run.stdout)")
+                return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])["thumbnail_path"]
+            }
+            let first = try await photos.run(["list", "--provider", "flickr", "--query", "dogs", "--format", "jsonl"], environment: host)
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(try thumbnail(first) is NSNull, "an error page is no thumbnail")
+            #expect(first.stderr.contains("not a JPEG, PNG, GIF or WebP image"), "\(first.stderr)")
+            let stored = try FileManager.default.contentsOfDirectory(atPath: photos.cacheFolder.appendingPathComponent("images").path)
+            for name in stored {
+                let head = try Data(contentsOf: photos.cacheFolder.appendingPathComponent("images/" + name)).prefix(2)
+                #expect(head == Data([0xFF, 0xD8]), "\(name) in the cache is not a JPEG")
+            }
+            // Asked again, now that the host sends the image, it is fetched and kept.
+            let second = try await photos.run(["list", "--provider", "flickr", "--query", "dogs", "--format", "jsonl"], environment: host)
+            let path = try #require(try thumbnail(second) as? String, "\(second.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(2) == Data([0xFF, 0xD8]))
+        }
+    }
+
     @Test func aFullOutputExits74AndTheCacheStillRecordsTheRun() async throws {
         try await withServer { _, photos in
             let run = try runProgram(
@@ -117,7 +141,7 @@ import Testing
 
             let run = try await photos.run(["show", "placeholder:2", "--open"], environment: ["PHOTOS_OPENER": opener.path])
             #expect(run.status == 65, "\(run.stderr)")
-            #expect(run.stderr.contains("is not a JPEG, PNG, GIF or WebP image"))
+            #expect(run.stderr.contains("not a JPEG, PNG, GIF or WebP image"), "\(run.stderr)")
             #expect(!FileManager.default.fileExists(atPath: record.path), "the opener never ran")
         }
     }

@@ -185,7 +185,7 @@ private final class HeldImages: HTTPFetching, Sendable {
         downloads.withLock { $0 += 1 }
         for await _ in released {}  // ends when released, or at once when the task is cancelled
         try Task.checkCancellation()
-        try Data(repeating: 7, count: size).write(to: destination, options: .atomic)
+        try FakeImages.image(size).write(to: destination, options: .atomic)
         return HTTPResponse(status: 200, effectiveURL: request.url, bytes: size)
     }
 }

@@ -105,6 +105,12 @@ final class FakeImages: HTTPFetching, Sendable {
     }
 
     func count(_ url: String) -> Int { downloads.withLock { $0[url] ?? 0 } }
+
+    /// `size` bytes that start like a JPEG: the cache keeps nothing else as an image.
+    static func image(_ size: Int) -> Data {
+        let magic: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0]
+        return Data(magic.prefix(size)) + Data(repeating: 7, count: max(0, size - magic.count))
+    }
     var total: Int { downloads.withLock { $0.values.reduce(0, +) } }
 
     func data(for request: HTTPRequest) async throws -> HTTPResponse {
@@ -115,7 +121,7 @@ final class FakeImages: HTTPFetching, Sendable {
         downloads.withLock { $0[request.url, default: 0] += 1 }
         if delay > .zero { try await Task.sleep(for: delay) }
         let temp = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).photos-partial")
-        try Data(repeating: 7, count: size).write(to: temp)
+        try Self.image(size).write(to: temp)
         guard rename(temp.path, destination.path) == 0 else {
             throw TransportError.fileSystem(path: destination.path, detail: "rename failed")
         }
