@@ -384,6 +384,16 @@ struct SaveFullDiskTests {
             for file in finals {
                 #expect(try Data(contentsOf: mountPoint.appendingPathComponent(file)) == whole, "\(file) is whole")
             }
+            #expect(!run.stdout.contains("Nothing to save"), "photos were not saved, not absent: \(run.stdout)")
+
+            // The JSON summary names the photos the full disk stopped.
+            let json = try await photos.run(
+                ["save", "flickr:53624890009", "placeholder:2", "--size", "large", "--format", "json", "--to", mountPoint.appendingPathComponent("more").path])
+            #expect(json.status == 74, "\(json.stderr)")
+            let summary = try json.json()
+            let failed = try #require(summary["failed"] as? [[String: Any]], "\(json.stdout)")
+            #expect(!failed.isEmpty && failed.allSatisfy { ($0["error"] as? String)?.contains("No space left on device") == true }, "\(failed)")
+            #expect((summary["saved"] as? Int ?? 0) + (summary["skipped"] as? Int ?? 0) + failed.count >= 1, "\(summary)")
         }
     }
 }

@@ -85,6 +85,9 @@ enum CommandRuntime {
             return ExitCode(error.exitCode)
         case let error as TransportError:
             Diagnostics.error(prefix + error.description)
+            // A file that could not be written (a full disk under the cache) is photos' own
+            // output failing, not the provider: 74, as DESIGN has it.
+            if case .fileSystem = error { return ExitCode(74) }
             return ExitCode(PhotosError.unavailable(provider: "", detail: "").exitCode)
         case let error as ValidationError:
             return error

@@ -64,11 +64,18 @@ struct Saving {
                     case .skipped: report.skipped += 1
                     case .failed(let reason, let kind):
                         report.failures.append(SaveFailure(id: label, error: reason, kind: kind, order: order))
-                    case .diskFull(let reason): fatal = fatal ?? reason
+                    case .diskFull(let reason):
+                        // The save stops; the photo is named in the summary (and its JSON) as
+                        // one that was not saved.
+                        fatal = fatal ?? reason
+                        report.failures.append(SaveFailure(id: label, error: reason, kind: .write, order: order))
                     case .cancelled: report.cancelled = true
                     }
                     var failed = false
-                    if case .failed = outcome { failed = true }
+                    switch outcome {
+                    case .failed, .diskFull: failed = true
+                    default: break
+                    }
                     progress.advance(failed: failed, detail: { report.progressDetail(total: total) })
                 }
                 func collect() async {
