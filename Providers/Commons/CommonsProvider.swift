@@ -226,7 +226,7 @@ public struct CommonsProvider: RegisteredProvider {
         }
         let response = try await http.data(for: HTTPRequest(url: url, headers: ["Accept": "application/json"]))
         guard response.isSuccess else { throw Self.httpStatus(response) }
-        guard let answer = CommonsAnswer(response.body) else {
+        guard let answer = CommonsAnswer(response.body), !answer.hasUnreadableError else {
             throw PhotosError.badData(provider: Self.name, detail: "the \(what) response is not a MediaWiki API answer")
         }
         if let error = answer.error { throw Self.apiError(code: error.code, info: error.info) }

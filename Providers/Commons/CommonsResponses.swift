@@ -45,6 +45,13 @@ struct CommonsAnswer {
         root = object
     }
 
+    /// An `error` member that is not the API's `{"code","info"}` object (a string from a proxy):
+    /// the answer is then unreadable, not an empty result.
+    var hasUnreadableError: Bool {
+        guard let value = root["error"] else { return false }
+        return !(value is [String: Any])
+    }
+
     /// `{"error":{"code","info"}}`, sent with HTTP 200.
     var error: (code: String, info: String?)? {
         guard let error = root["error"] as? [String: Any] else { return nil }

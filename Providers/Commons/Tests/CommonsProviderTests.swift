@@ -263,7 +263,9 @@ import Testing
         }
         #expect(rate.contains("rate limiting") && rate.contains("30 s"))
 
-        for body in ["<!doctype html><title>Sign in</title>", #"{"results": []}"#, "[1, 2]"] {
+        // An `error` that is not the API's object (a proxy's or a test bed's) is no empty result:
+        // it is bad data, and nothing is cached as "no photos".
+        for body in ["<!doctype html><title>Sign in</title>", #"{"results": []}"#, "[1, 2]", #"{"error":"injected"}"#, #"{"error":null}"#] {
             let odd = FakeTransport { _ in FakeTransport.answer(body) }
             guard case .badData? = await photosError({ try await Self.provider(odd).list(ListQuery(text: "x")) }) else {
                 Issue.record("\(body) is bad data")
