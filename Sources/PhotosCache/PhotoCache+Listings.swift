@@ -166,8 +166,18 @@ extension PhotoCache {
         default:
             // Foundation's file errors: the system's reason ("Permission denied"), not the
             // NSError dump.
-            if let cocoa = error as? CocoaError, let posix = cocoa.underlying as? POSIXError {
-                return String(cString: strerror(posix.code.rawValue))
+            if let cocoa = error as? CocoaError {
+                if let posix = cocoa.underlying as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
+                if cocoa.code == .fileWriteOutOfSpace { return String(cString: strerror(ENOSPC)) }
+            }
+            if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
+            // photos' own errors and its libraries' (an image that cannot be decoded) say
+            // themselves; only Foundation's go through NSError, whose generic text for them is
+            // "The operation could not be completed. (PhotosImaging.ImageDecodingError error 4.)".
+            if !(error is CocoaError), !(type(of: error) is NSError.Type) {
+                if let localized = error as? LocalizedError, let text = localized.errorDescription { return text }
+                if let described = error as? CustomStringConvertible { return described.description }
+                return String(describing: error)
             }
             let error = error as NSError
             if error.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(error.code))) }

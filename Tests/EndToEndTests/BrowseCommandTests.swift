@@ -305,6 +305,12 @@ import Testing
             try await browse.pane.waitForScreen("the status line saying so") { Self.statusLine($0).contains("saved") }
             let again = try await photos.run(["save", "placeholder:1", "--to", saves.path, "--format", "json"])
             #expect(try again.json()["skipped"] as? Int == 1, "photos save finds what browse saved: \(again.stdout)")
+            // Readable as any file photos save writes, not private as the cache's copy.
+            #expect(try await photos.run(["save", "placeholder:2", "--to", saves.path]).status == 0)
+            func mode(_ name: String) throws -> Int? {
+                try FileManager.default.attributesOfItem(atPath: saves.appendingPathComponent("placeholder/" + name).path)[.posixPermissions] as? Int
+            }
+            #expect(try mode(saved) == (try mode("placeholder_2.jpg")), "browse's file has the mode of save's")
 
             try browse.pane.send("o")
             let path = try await browse.pane.waitFor("the viewer to run") { () -> String? in

@@ -189,3 +189,21 @@ private final class HeldImages: HTTPFetching, Sendable {
         return HTTPResponse(status: 200, effectiveURL: request.url, bytes: size)
     }
 }
+
+/// How errors are said in messages: in their own words or the system's, never a dump.
+@Suite struct ErrorDescriptionTests {
+    struct Described: Error, CustomStringConvertible {
+        var description: String { "corrupt JPEG image: premature end" }
+    }
+
+    @Test func errorsAreSaidInWordsNotDumps() {
+        #expect(PhotoCache.describe(Described()) == "corrupt JPEG image: premature end")
+        #expect(PhotoCache.describe(CocoaError(.fileWriteOutOfSpace)) == "No space left on device")
+        #expect(PhotoCache.describe(POSIXError(.EACCES)) == "Permission denied")
+        #expect(PhotoCache.describe(NSError(domain: NSPOSIXErrorDomain, code: Int(ENOSPC))) == "No space left on device")
+        #expect(PhotoCache.describe(CocoaError(.fileWriteNoPermission, userInfo: [NSUnderlyingErrorKey: POSIXError(.EROFS)])) == "Read-only file system")
+        for error: any Error in [CocoaError(.fileWriteOutOfSpace), Described(), NSError(domain: "x", code: 1)] {
+            #expect(!PhotoCache.describe(error).contains("Error Domain"), "\(error)")
+        }
+    }
+}

@@ -41,7 +41,15 @@ enum BrowseSaving {
         try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         let part = target.appendingPathExtension("part")
         try? manager.removeItem(at: part)
-        try manager.copyItem(at: file, to: part)
+        // Written anew rather than copied: a copy would keep the cache's private mode (0600),
+        // where `photos save` gives its files the user's usual one. A copy the disk cannot hold
+        // leaves no `.part` behind.
+        do {
+            try Data(contentsOf: file).write(to: part)
+        } catch {
+            try? manager.removeItem(at: part)
+            throw error
+        }
         guard rename(part.path, target.path) == 0 else {
             let reason = String(cString: strerror(errno))
             try? manager.removeItem(at: part)

@@ -1,3 +1,4 @@
+import PhotosCache
 import PhotosCore
 import PhotosTerminal
 import PhotosTransport
@@ -24,14 +25,9 @@ enum Diagnostics {
 
     private static func write(_ line: String) { raw(line + "\n") }
 
-    /// An error as one line for a message: photos' and the transport's own wording.
-    static func describe(_ error: any Error) -> String {
-        switch error {
-        case let error as PhotosError: return error.description
-        case let error as TransportError: return error.description
-        default: return String(describing: error)
-        }
-    }
+    /// An error as one line for a message: photos' and the transport's own wording, the
+    /// system's reason for a file that could not be written, never an NSError dump.
+    static func describe(_ error: any Error) -> String { PhotoCache.describe(error) }
 }
 
 /// Why stdout could not take the output.
