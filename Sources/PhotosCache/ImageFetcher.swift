@@ -22,8 +22,9 @@ public struct ImageFetcher: Sendable {
     public struct Batch: Sendable {
         /// Files by the URL they came from.
         public var files: [String: URL] = [:]
-        /// Failures grouped by host, each with its first error and how many URLs failed.
-        public var failuresByHost: [String: (error: String, count: Int)] = [:]
+        /// Failures grouped by host, each with its first error, how many URLs failed, and how
+        /// many of those failed for another reason than the first.
+        public var failuresByHost: [String: (error: String, count: Int, otherReasons: Int)] = [:]
         /// URLs refused before any request (not http or https).
         public var refused = 0
         /// URLs served from the cache.
@@ -42,8 +43,12 @@ public struct ImageFetcher: Sendable {
         public mutating func merge(_ other: Batch) {
             files.merge(other.files) { first, _ in first }
             for (host, failure) in other.failuresByHost {
-                let count = (failuresByHost[host]?.count ?? 0) + failure.count
-                failuresByHost[host] = (failuresByHost[host]?.error ?? failure.error, count)
+                guard let mine = failuresByHost[host] else {
+                    failuresByHost[host] = failure
+                    continue
+                }
+                let others = mine.otherReasons + (failure.error == mine.error ? failure.otherReasons : failure.count)
+                failuresByHost[host] = (mine.error, mine.count + failure.count, others)
             }
             refused += other.refused
             cached += other.cached
@@ -100,9 +105,12 @@ public struct ImageFetcher: Sendable {
                 batch.notStored = (batch.notStored?.error ?? "cannot write \(path): \(detail)", (batch.notStored?.count ?? 0) + 1)
             case .failure(let error):
                 let host = Self.host(url)
-                let count = (batch.failuresByHost[host]?.count ?? 0) + 1
-                let first = batch.failuresByHost[host]?.error ?? PhotoCache.describe(error)
-                batch.failuresByHost[host] = (first, count)
+                let reason = PhotoCache.describe(error)
+                if let failure = batch.failuresByHost[host] {
+                    batch.failuresByHost[host] = (failure.error, failure.count + 1, failure.otherReasons + (reason == failure.error ? 0 : 1))
+                } else {
+                    batch.failuresByHost[host] = (reason, 1, 0)
+                }
             }
         }
         return batch

@@ -41,7 +41,9 @@ extension TransportError: CustomStringConvertible, LocalizedError {
         case .invalidURL:
             return "invalid URL"
         case .unsupportedScheme(let scheme):
-            return "refused a \(scheme.isEmpty ? "non-HTTP" : "'\(scheme)'") URL: only http and https are allowed"
+            // Plain http is refused too, except to this machine (a local test server), and a
+            // redirect may not leave https.
+            return "refused a \(scheme.isEmpty ? "non-HTTP" : "'\(scheme)'") URL: only https is allowed (plain http only to this machine)"
         case .tls(let host, let detail):
             return "TLS certificate of \(host) could not be verified (\(detail)); "
                 + "if this host uses a private CA, set PHOTOS_CA_BUNDLE to its PEM file"
@@ -63,7 +65,10 @@ extension TransportError: CustomStringConvertible, LocalizedError {
             return "connection to \(host) was lost (\(detail))"
         case .tooLarge(let host, let limit):
             let size = limit >= 1 << 20 && limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"
-            return "response from \(host) is too large: over the limit of \(size) (images: PHOTOS_MAX_IMAGE_MB)"
+            // Provider answers are read into memory up to a fixed limit; images go to files, up
+            // to the limit the user sets.
+            let which = limit == HTTPRequest.defaultMaxBodyBytes ? "a provider's answer may be at most that" : "images: PHOTOS_MAX_IMAGE_MB"
+            return "response from \(host) is too large: over the limit of \(size) (\(which))"
         case .tooManyRedirects(let host):
             return "too many redirects from \(host)"
         case .fileSystem(let path, let detail):

@@ -260,6 +260,25 @@ import Testing
         }
     }
 
+    @Test func thumbnailsThatFailedForDifferentReasonsAreNotGivenOne() async throws {
+        // Three thumbnails of one host fail: one 404, two 500s.
+        let failing: FixtureRouteHandler = { request in
+            guard request.path.hasSuffix("_q.jpg") else { return nil }
+            if request.path.contains("53624890009") { return .json(#"{"error":"gone"}"#, status: 404) }
+            if request.path.contains("53625112784") || request.path.contains("53623987651") { return .json(#"{"error":"down"}"#, status: 500) }
+            return nil
+        }
+        try await withServer(FixtureServerConfiguration(routes: [failing])) { server, photos in
+            let run = try await photos.run(["list", "--provider", "flickr", "--query", "dogs", "--format", "jsonl"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let host = try #require(URL(string: server.url)?.host)
+            let warning = try #require(run.stderr.split(separator: "\n").first { $0.contains("thumbnails could not be fetched") }, "\(run.stderr)")
+            // The first to fail is a 404 (two others) or a 500 (one other).
+            #expect(warning.contains("3 from \(host) (") && (warning.contains("; 2 of them for other reasons)") || warning.contains("; 1 of them for other reasons)")),
+                "the first reason is not given as every one's: \(warning)")
+        }
+    }
+
     @Test(arguments: [
         ["list", "--per-page", "0"], ["list", "--page", "0"], ["list", "--provider", "nope"],
         ["list", "--bogus"], ["list", "--query", "  "], ["show"], ["show", "flickr:../../etc/passwd"],

@@ -103,6 +103,10 @@ import Testing
             let path = try #require(run.stderr.split(separator: " ").map(String.init).first { $0.hasPrefix("/") }?
                 .trimmingCharacters(in: CharacterSet(charactersIn: ")\n.;")))
             #expect(FileManager.default.fileExists(atPath: path), "the named file exists: \(path)")
+
+            // A folder is no viewer, though it exists and may be searched.
+            let folder = try await photos.run(["show", "flickr:53624890009", "--open"], environment: ["PHOTOS_OPENER": NSTemporaryDirectory()])
+            #expect(folder.status == 69 && folder.stderr.contains("no program '\(NSTemporaryDirectory())' to open the image with"), "\(folder.stderr)")
         }
     }
 }

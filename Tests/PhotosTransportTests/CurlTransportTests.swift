@@ -788,6 +788,13 @@ import Testing
             await #expect(throws: TransportError.unsupportedScheme("http")) {
                 try await transport.data(for: HTTPRequest(url: "\(server.url)/images/thumb.jpg?redirect=http://photos.example/a.jpg"))
             }
+            // Said as it is: http is refused, so the message may not call it allowed.
+            let said = TransportError.unsupportedScheme("http").description
+            #expect(said.contains("only https is allowed") && !said.contains("http and https are allowed"), "\(said)")
+            // A provider's answer over its fixed limit does not point at the images' setting.
+            let answer = TransportError.tooLarge(host: "api.example", limit: HTTPRequest.defaultMaxBodyBytes).description
+            #expect(!answer.contains("PHOTOS_MAX_IMAGE_MB") && answer.contains("32 MiB"), "\(answer)")
+            #expect(TransportError.tooLarge(host: "img.example", limit: 50 << 20).description.contains("PHOTOS_MAX_IMAGE_MB"))
             #expect(CurlTransport.upgradingToHTTPS("http://images-assets.nasa.gov/a.jpg", host: "images-assets.nasa.gov")
                 == "https://images-assets.nasa.gov/a.jpg")
             #expect(CurlTransport.upgradingToHTTPS("http://127.0.0.1:8080/a", host: "127.0.0.1") == "http://127.0.0.1:8080/a",

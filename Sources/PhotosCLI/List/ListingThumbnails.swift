@@ -58,8 +58,11 @@ extension Listing {
             Diagnostics.note("note: \(batch.notCached) of \(urls.count) thumbnails are not cached (--offline)")
         }
         if batch.failed > 0 {
+            // The first reason of each host's, and how many failed otherwise: one reason is not
+            // the story of a host that reset some transfers and stalled others.
             var parts = batch.failuresByHost.sorted { $0.key < $1.key }.map { host, failure in
-                "\(failure.count) from \(host) (\(failure.error))"
+                let others = failure.otherReasons > 0 ? "; \(failure.otherReasons) of them for other reasons" : ""
+                return "\(failure.count) from \(host) (\(failure.error)\(others))"
             }
             if batch.refused > 0 { parts.append("\(batch.refused) refused (not an http or https URL)") }
             if let stored = batch.notStored { parts.append("\(stored.count) could not be stored in the cache (\(stored.error))") }
@@ -109,7 +112,7 @@ extension Listing {
             drawn.insert(url)
             hosts.insert(host)
             if let failure = batch.failuresByHost[host] {
-                batch.failuresByHost[host] = failure.count > 1 ? (failure.error, failure.count - 1) : nil
+                batch.failuresByHost[host] = failure.count > 1 ? (failure.error, failure.count - 1, min(failure.otherReasons, failure.count - 1)) : nil
             } else if offline {
                 batch.notCached -= 1
             }

@@ -227,11 +227,18 @@ struct Showing {
     }
 
     static func findExecutable(_ name: String, path: String) -> String? {
-        if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
+        if name.contains("/") { return isProgram(name) ? name : nil }
         for folder in path.split(separator: ":") {
             let candidate = "\(folder)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            if isProgram(candidate) { return candidate }
         }
         return nil
+    }
+
+    /// An executable file: a folder's search bit is not a program (`PHOTOS_OPENER=/tmp`).
+    private static func isProgram(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return false }
+        return access(path, X_OK) == 0
     }
 }
