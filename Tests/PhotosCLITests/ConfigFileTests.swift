@@ -131,6 +131,14 @@ import PhotosCore
         try Data([0x5B, 0x78, 0x5D, 0x0A, 0x61, 0x20, 0x3D, 0x20, 0x22, 0xE9, 0x22, 0x0A]).write(to: latin1)
         #expect(reason(latin1.path) == "is not UTF-8 text")
         #expect(reason(folder.appendingPathComponent("missing.toml").path) == nil, "no file is no settings")
+        #expect(reason("/dev/null") == nil, "PHOTOS_CONFIG=/dev/null is no settings, as an empty file")
+        // A FIFO nobody writes to: said at once, not waited on forever.
+        let fifo = folder.appendingPathComponent("fifo.toml")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        #expect(reason(fifo.path) == "is not a regular file")
+        let huge = folder.appendingPathComponent("huge.toml")
+        try Data(repeating: 0x23, count: (1 << 20) + 1).write(to: huge)
+        #expect(reason(huge.path)?.hasPrefix("is larger than 1 MiB") == true)
     }
 
     @Test func numbersOfTheNetworkTableAreIntegers() throws {

@@ -41,21 +41,45 @@ struct ConfigFile: Equatable {
     ///   holds a key the schema does not know or a value of the wrong type.
     /// - Parameter schema: made only when there is a file to check against it (most runs have
     ///   none, and making it sorts every setting of every provider).
+    /// The largest config file read: far more than any set of settings takes.
+    static let maxBytes = 1 << 20
+
     static func load(path: String, schema: @autoclosure () -> ConfigSchema? = nil) throws -> ConfigFile {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return ConfigFile() }
         guard !isFolder.boolValue else { throw ParseError(path: path, line: 0, reason: "is a folder, not a file") }
-        // Opened first, so that a file that cannot be read says why (permissions), not that
-        // its text is no UTF-8.
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Opened without waiting (a FIFO would block until a writer came) and read by hand, so
+        // that a file that cannot be read says why (permissions, not a file), not that its text
+        // is no UTF-8.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             throw ParseError(path: path, line: 0, reason: "cannot be read: \(String(cString: strerror(errno)))")
         }
-        close(descriptor)
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw ParseError(path: path, line: 0, reason: "cannot be read: \(String(cString: strerror(errno)))")
+        }
+        // PHOTOS_CONFIG=/dev/null: no config, as an empty file.
+        if path == "/dev/null" { return ConfigFile() }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw ParseError(path: path, line: 0, reason: "is not a regular file")
+        }
+        guard info.st_size <= Self.maxBytes else {
+            throw ParseError(path: path, line: 0, reason: "is larger than \(Self.maxBytes >> 20) MiB; a config file is a few lines of TOML")
+        }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while bytes.count <= Self.maxBytes {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ParseError(path: path, line: 0, reason: "cannot be read: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            bytes += chunk.prefix(count)
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ParseError(path: path, line: 0, reason: "is not UTF-8 text")
         }
         return try parse(text, path: path, schema: schema())
