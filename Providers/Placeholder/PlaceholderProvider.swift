@@ -78,19 +78,22 @@ public struct PlaceholderProvider: RegisteredProvider {
         guard response.isSuccess else { throw Self.httpStatus(response.status) }
         let records: [PlaceholderRecord]
         let extra: Int
+        let unreadable: Int
         do {
             let decoder = JSONDecoder()
             decoder.userInfo[PlaceholderRecords.limitKey] = limit
             let decoded = try decoder.decode(PlaceholderRecords.self, from: response.body)
             records = decoded.records
             extra = decoded.extra
+            unreadable = decoded.unreadable
         } catch {
             throw PhotosError.badData(provider: Self.name, detail: "the /photos response is not a JSON array of photos")
         }
         let photos = records.compactMap(photo(from:))
         let total = response.headers["X-Total-Count"].flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        let hasMore = total.map { page.multipliedSaturating(by: limit) < $0 } ?? (records.count == limit)
-        var listed = PhotoPage(page: page, perPage: limit, total: total, hasMore: hasMore, photos: photos, skippedRecords: records.count - photos.count)
+        let received = records.count + unreadable
+        let hasMore = total.map { page.multipliedSaturating(by: limit) < $0 } ?? (received == limit)
+        var listed = PhotoPage(page: page, perPage: limit, total: total, hasMore: hasMore, photos: photos, skippedRecords: received - photos.count)
         listed.extraRecords = extra
         listed.lastPage = total.map { max(1, ($0 + limit - 1) / max(1, limit)) }
         return .modified(

@@ -38,6 +38,8 @@ struct PlaceholderRecords: Decodable {
     var records: [PlaceholderRecord]
     /// Records past `limit`, counted but not decoded.
     var extra = 0
+    /// Records within `limit` that are not photo objects at all (`1`, `null`, a string).
+    var unreadable = 0
 
     /// The most records decoded, from the decoder's `userInfo[.recordLimit]`: a server that
     /// sends a million records for a page of 30 costs the parse, not a million decodes.
@@ -60,6 +62,7 @@ struct PlaceholderRecords: Decodable {
                 records.append(record)
             } else {
                 _ = try array.decode(Skip.self)
+                unreadable += 1
             }
         }
         self.records = records

@@ -79,8 +79,9 @@ public struct Photo: Sendable, Equatable, Codable {
         self.owner = owner
         self.thumbnailURL = thumbnailURL
         self.imageURL = imageURL
-        self.width = width
-        self.height = height
+        // A size of nothing or less is no size (a provider's -5 is not printed as one).
+        self.width = width.flatMap { $0 > 0 ? $0 : nil }
+        self.height = height.flatMap { $0 > 0 ? $0 : nil }
         self.pageURL = pageURL
         self.takenAt = takenAt
         self.uploadedAt = uploadedAt
@@ -130,7 +131,8 @@ public struct PhotoPage: Sendable, Equatable, Codable {
     public init(page: Int, perPage: Int, total: Int?, hasMore: Bool, photos: [Photo], skippedRecords: Int = 0) {
         self.page = page
         self.perPage = perPage
-        self.total = total
+        // "Showing 1 of -1" is no count: a negative total is unknown.
+        self.total = total.flatMap { $0 >= 0 ? $0 : nil }
         self.hasMore = hasMore
         self.photos = photos
         self.skippedRecords = skippedRecords
@@ -166,8 +168,8 @@ public struct PhotoSize: Sendable, Equatable, Codable {
 
     public init(label: String, width: Int?, height: Int?, url: String) {
         self.label = label
-        self.width = width
-        self.height = height
+        self.width = width.flatMap { $0 > 0 ? $0 : nil }
+        self.height = height.flatMap { $0 > 0 ? $0 : nil }
         self.url = url
     }
 

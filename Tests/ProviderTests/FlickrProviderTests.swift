@@ -131,6 +131,21 @@ import Testing
         #expect(last.photos.count == 8 && !last.hasMore)
     }
 
+    @Test func impossibleNumbersAreUnknownNotPrinted() async throws {
+        let body = #"""
+            {"photos":{"page":1,"pages":1,"perpage":10,"total":"-1","photo":[
+              {"id":"1","owner":"o","secret":"s","server":"1","farm":1,"title":"t","ispublic":1,
+               "url_l":"https://live.staticflickr.com/1/1_s_b.jpg","width_l":-3,"height_l":"-5",
+               "url_q":"https://live.staticflickr.com/1/1_s_q.jpg","width_q":0,"height_q":150}]},"stat":"ok"}
+            """#
+        let provider = Self.provider(FakeHTTP { _ in FakeHTTP.response(Data(body.utf8)) })
+        let page = try await provider.list(ListQuery(text: "x", perPage: 10))
+        #expect(page.total == nil, "a negative total is no total")
+        let photo = try #require(page.photos.first)
+        #expect(photo.width == nil && photo.height == nil)
+        #expect(photo.sizes.allSatisfy { ($0.width ?? 1) > 0 && ($0.height ?? 1) > 0 }, "\(photo.sizes)")
+    }
+
     @Test func recentPhotosUseGetRecent() async throws {
         let http = FakeHTTP.flickrFixtures()
         let page = try await Self.provider(http).list(ListQuery(page: 1, perPage: 10))

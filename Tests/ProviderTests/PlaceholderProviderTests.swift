@@ -150,6 +150,12 @@ import Testing
         #expect(page.photos[0].width == 600 && page.photos[0].title == "string numbers")
         #expect(page.photos[1].title == "" && page.photos[1].imageURL == nil && page.photos[1].width == nil)
         #expect(!page.hasMore)
+        #expect(page.skippedRecords == 3, "the bad id, 7 and null are counted, so the listing says it left them out")
+
+        // A page of nothing but numbers is three records skipped, not an empty listing said
+        // nothing about; a full page of them still says there may be more.
+        let numbers = try await Self.provider(FakeHTTP { _ in FakeHTTP.response("[1,2,3]") }).list(ListQuery(perPage: 3))
+        #expect(numbers.photos.isEmpty && numbers.skippedRecords == 3 && numbers.hasMore)
     }
 
     @Test func defaultsAndMetadata() async throws {
