@@ -30,7 +30,8 @@ import Testing
             PhotoSize(label: "N", width: -5, height: 0, url: "w\u{1F}x"), PhotoSize(label: "B", width: Int.max, height: 1_000_000_000, url: "y"),
         ]
         #expect(PhotoCache.encodeSizes(sizes) == "1024\u{1F}\u{1F}L\u{1F}u\u{1E}9223372036854775807\u{1F}1000000000\u{1F}B\u{1F}y")
-        #expect(PhotoCache.encodeSizes([PhotoSize(label: "N", width: -5, height: 0, url: "w")]) == "-5\u{1F}0\u{1F}N\u{1F}w")
+        // A size of zero or less is no size: it is kept as unknown.
+        #expect(PhotoCache.encodeSizes([PhotoSize(label: "N", width: -5, height: 0, url: "w")]) == "\u{1F}\u{1F}N\u{1F}w")
         #expect(PhotoCache.encodeSizes([]) == nil)
         #expect(PhotoCache.encodeSizes([sizes[1]]) == nil)
     }
