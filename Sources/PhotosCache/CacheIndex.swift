@@ -116,6 +116,18 @@ final class CacheIndex: Sendable {
         if let closed { closedQueue.withLock { $0 = closed } }
     }
 
+    /// Replaces the index with an empty one: for `cache clear` on a disk so full that deleting
+    /// rows cannot be written (SQLite journals a delete). The caller holds the cache lock (taking
+    /// it here would wait for the caller). A process that has the old index open keeps writing
+    /// to its unlinked file; nothing of it reaches the new one.
+    func reset() throws {
+        close()
+        closedQueue.withLock { $0 = nil }
+        for suffix in ["", "-wal", "-shm"] { fs.remove(atPath: path + suffix) }
+        let queue = try openAndMigrateRetryingBusy()
+        state.withLock { $0 = .open(queue) }
+    }
+
     /// A corruption found after opening: leave a marker so the next command rebuilds the index.
     private func noteFailure(_ error: any Error) -> any Error {
         if let error = error as? DatabaseError, Self.isCorruption(error) {

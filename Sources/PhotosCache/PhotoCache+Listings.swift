@@ -158,6 +158,13 @@ extension PhotoCache {
     /// Whether `error` says the index cannot be used this run (already reported as a warning).
     public static func isUnavailable(_ error: any Error) -> Bool { error is CacheUnavailable }
 
+    /// Whether `error` is the index or a file meeting a full disk.
+    public static func isDiskFull(_ error: any Error) -> Bool {
+        if let error = error as? DatabaseError { return error.resultCode == .SQLITE_FULL }
+        if let error = error as? POSIXError { return error.code == .ENOSPC || error.code == .EDQUOT }
+        return false
+    }
+
     /// One line for a warning: the error's own description (messages never carry full URLs).
     public static func describe(_ error: any Error) -> String {
         switch error {

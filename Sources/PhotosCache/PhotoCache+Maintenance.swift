@@ -197,26 +197,29 @@ extension PhotoCache {
         let lock = FileLock.acquire(index.lockPath, wait: true)
         defer { lock?.unlock() }
         memory.withLock { $0.removeAll() }
+        // The files go before the rows: deleting rows writes to the index's journal, which a
+        // full disk refuses until the images have made room. A row left without its file (the
+        // write failing after all) is fetched again when next asked for.
         if let provider {
-            let files = try index.write { db -> [(String, Int64)] in
+            let files = try index.read { db -> [(String, Int64)] in
                 let rows = try Row.fetchAll(db, sql: "SELECT path, size FROM image WHERE provider = ?", arguments: [provider])
-                try db.execute(sql: "DELETE FROM image WHERE provider = ?", arguments: [provider])
-                try db.execute(sql: "DELETE FROM listing WHERE provider = ?", arguments: [provider])
-                try db.execute(sql: "DELETE FROM photo WHERE provider = ?", arguments: [provider])
                 return rows.compactMap { row in (row.value("path") as String?).map { ($0, row.value("size") ?? 0) } }
             }
             for (path, _) in files where Self.isSafeRelativePath(path) {
                 configuration.fileSystem.remove(atPath: root.appendingPathComponent(path).path)
             }
+            try index.write { db in
+                try db.execute(sql: "DELETE FROM image WHERE provider = ?", arguments: [provider])
+                try db.execute(sql: "DELETE FROM listing WHERE provider = ?", arguments: [provider])
+                try db.execute(sql: "DELETE FROM photo WHERE provider = ?", arguments: [provider])
+            }
             return (files.count, files.reduce(0) { $0 + $1.1 })
         }
-        let (count, bytes) = try index.write { db -> (Int, Int64) in
+        let (count, bytes) = try index.read { db -> (Int, Int64) in
             let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM image") ?? 0
             let bytes = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM image") ?? 0
-            try db.execute(sql: "DELETE FROM listing_photo; DELETE FROM listing; DELETE FROM photo; DELETE FROM image; DELETE FROM run")
             return (count, bytes)
         }
-        runLog.clear()
         // Move the folder aside first so other processes start a fresh one at once.
         let trash = root.appendingPathComponent("trash-\(UUID().uuidString)").path
         if (try? configuration.fileSystem.move(atPath: store.imagesFolder.path, toPath: trash)) != nil {
@@ -227,7 +230,17 @@ extension PhotoCache {
         if (try? configuration.fileSystem.move(atPath: tiles, toPath: trash + "-tiles")) != nil {
             configuration.fileSystem.remove(atPath: trash + "-tiles")
         }
-        try? index.vacuum()
+        do {
+            try index.write { db in
+                try db.execute(sql: "DELETE FROM listing_photo; DELETE FROM listing; DELETE FROM photo; DELETE FROM image; DELETE FROM run")
+            }
+            try? index.vacuum()
+        } catch where Self.isDiskFull(error) {
+            // The disk is full of something else, or of the index itself: an empty index in
+            // its place is what was asked for, and frees its room.
+            try index.reset()
+        }
+        runLog.clear()
         return (count, bytes)
     }
 }

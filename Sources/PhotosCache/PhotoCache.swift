@@ -196,7 +196,12 @@ public final class PhotoCache: Sendable {
                 }
             }
         } catch {
-            // Access times are hints; losing them must not fail the command.
+            // Access times are hints; losing them must not fail the command. The images this run
+            // downloaded are another matter: files the index does not know are never found again
+            // (and, on a full disk, hold the room the index needed), so they go.
+            for record in state.newImages.values where Self.isSafeRelativePath(record.path) {
+                configuration.fileSystem.remove(atPath: root.appendingPathComponent(record.path).path)
+            }
         }
     }
 }

@@ -35,6 +35,34 @@ struct FullDiskTests {
     }
 }
 
+extension FullDiskTests {
+    @Test func aCacheFilledByItsIndexHoldsNoUnknownFileAndCanBeCleared() async throws {
+        try await withServer { _, photos in
+            let mountPoint = photos.home.appendingPathComponent("small")
+            try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
+            #expect(try shell("/bin/mount", ["-t", "tmpfs", "-o", "size=600k", "tmpfs", mountPoint.path]) == 0)
+            defer { _ = try? shell("/bin/umount", [mountPoint.path]) }
+            let cache = mountPoint.appendingPathComponent("cache")
+            let environment = ["PHOTOS_CACHE_DIR": cache.path]
+
+            // A listing of 300 whose index fills the disk before its thumbnails are recorded.
+            let run = try await photos.run(["list", "--provider", "flickr", "--query", "many", "--per-page", "300", "--format", "jsonl"], environment: environment)
+            #expect(run.status == 0, "\(run.stderr)")
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: cache.appendingPathComponent("images").path)) ?? []
+            let stats = try await photos.run(["cache", "stats", "--format", "json"], environment: environment)
+            #expect(files.count == (try stats.json()["images"] as? Int), "every image file is one the index knows: \(files.count) files")
+
+            // Clearing works on the full disk, and gives its room back.
+            let clear = try await photos.run(["cache", "clear"], environment: environment)
+            #expect(clear.status == 0, "\(clear.stderr)")
+            let free = try FileManager.default.attributesOfFileSystem(forPath: mountPoint.path)[.systemFreeSize] as? Int ?? 0
+            #expect(free > 300 * 1024, "the room came back: \(free) bytes free")
+            let again = try await photos.run(["list", "--provider", "placeholder", "--per-page", "3", "--format", "jsonl"], environment: environment)
+            #expect(again.status == 0 && again.stdout.split(separator: "\n").count == 3, "\(again.stderr)")
+        }
+    }
+}
+
 /// Runs a program and returns its exit status.
 func shell(_ program: String, _ arguments: [String]) throws -> Int32 {
     try runProgram(program, arguments).status

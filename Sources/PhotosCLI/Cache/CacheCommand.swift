@@ -42,7 +42,7 @@ extension PhotosCommand {
             func run() async throws {
                 let format = format
                 try await CommandRuntime.run(command: "cache stats", network: false) { context in
-                    let stats = try CacheCommandError.wrap { try context.cache.statistics() }
+                    let stats = try CacheCommandError.wrap(root: context.cache.root.path) { try context.cache.statistics() }
                     let now = Date()
                     switch format {
                     case .json:
@@ -94,7 +94,7 @@ extension PhotosCommand {
                     if let provider, !names.contains(provider) {
                         throw PhotosError.usage("unknown provider \(TerminalText.quoted(provider)); choose from \(names.joined(separator: ", "))")
                     }
-                    let removed = try CacheCommandError.wrap { try context.cache.clear(provider: provider) }
+                    let removed = try CacheCommandError.wrap(root: context.cache.root.path) { try context.cache.clear(provider: provider) }
                     Diagnostics.note("Removed \(removed.images) images (\(ByteText.format(removed.bytes)))"
                         + (provider.map { " and the listings of \($0)" } ?? " and every listing") + ".")
                 }
@@ -109,7 +109,7 @@ extension PhotosCommand {
             func run() async throws {
                 try await CommandRuntime.run(command: "cache prune", network: false) { context in
                     let cache = context.cache
-                    let report = try CacheCommandError.wrap { try cache.evict(wait: true, sweep: true) }
+                    let report = try CacheCommandError.wrap(root: cache.root.path) { try cache.evict(wait: true, sweep: true) }
                     Diagnostics.note(
                         "Evicted \(report.evictedImages) images (\(ByteText.format(report.evictedBytes))), removed \(report.removedOrphans) "
                             + "orphaned files; the cache holds \(ByteText.format(report.bytesAfter)) of \(ByteText.format(cache.configuration.maxSizeBytes)).")
@@ -131,13 +131,18 @@ extension PhotosCommand {
 
 /// Cache failures that reach a `photos cache` command: the cache is the unavailable service (exit 69).
 enum CacheCommandError {
-    static func wrap<T>(_ body: () throws -> T) throws -> T {
+    static func wrap<T>(root: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch {
             // The reason was given once already, as a warning when the index could not be opened.
             if PhotoCache.isUnavailable(error) {
                 throw PhotosError.unavailable(provider: "the cache", detail: "see the warning above")
+            }
+            // A full disk is photos failing to write (74), with what the user can do.
+            if PhotoCache.isDiskFull(error) {
+                throw TransportError.fileSystem(
+                    path: root, detail: "No space left on device; free some space, or empty the cache with photos cache clear")
             }
             throw PhotosError.unavailable(provider: "the cache", detail: PhotoCache.describe(error))
         }
