@@ -39,9 +39,21 @@ install_files() {
     name=$(basename "$page")
     # The `help` pseudo-command has nothing a page would add.
     [ "$name" = photos.help.1 ] && continue
-    # generate-manual copies the blank lines of a command's discussion into the page, where
-    # mdoc warns about them; a blank line there means a new paragraph.
-    sed 's/^$/.Pp/' "$page" >"$man_dir/$name"
+    # generate-manual copies a command's discussion into the page as it is written for
+    # --help. There a blank line means a new paragraph (mdoc warns about blank lines), and lines
+    # indented by two spaces are examples or lists: they become literal blocks, or man fills and
+    # hyphenates them like prose and copying an example gives a wrong command. The `help`
+    # pseudo-command, whose page is not installed, leaves SEE ALSO.
+    awk '
+      /^  / { if (!literal) { print ".Bd -literal -offset indent"; literal = 1 } print; next }
+      literal { print ".Ed"; literal = 0 }
+      /^$/ { print ".Pp"; next }
+      /^\.Xr photos\.help 1/ { next }
+      # No hyphenation: option values and variable names (PHOTOS_CACHE_DIR) must copy whole.
+      /^\.(Os|Sh|Pp|It)/ { print; print ".nh"; next }
+      { print }
+      END { if (literal) print ".Ed" }
+    ' "$page" >"$man_dir/$name"
     chmod 644 "$man_dir/$name"
     if [ "${GZIP_MAN:-}" = 1 ]; then gzip -9nf "$man_dir/$name"; fi
   done
