@@ -19,7 +19,7 @@ struct AppEnvironment {
     /// Settings of photos itself (not of a provider), as environment variable and config key.
     static let coreSettings: [ProviderSetting] = [
         ProviderSetting(variable: "PHOTOS_CA_BUNDLE", configKey: "tls.ca_bundle", summary: "extra CA certificates (PEM) to trust"),
-        ProviderSetting(variable: "PHOTOS_CACHE_DIR", configKey: "cache.dir", summary: "cache folder (default $XDG_CACHE_HOME/photos)"),
+        ProviderSetting(variable: "PHOTOS_CACHE_DIR", configKey: "cache.dir", summary: "cache folder (default $XDG_CACHE_HOME/photos, else ~/.cache/photos)"),
         ProviderSetting(variable: "PHOTOS_OPENER", configKey: "defaults.opener", summary: "viewer for show --open (default xdg-open / open)"),
         ProviderSetting(
             variable: "PHOTOS_MAX_IMAGE_MB", configKey: "network.max_image_mb",

@@ -42,6 +42,7 @@ import Testing
             #expect(statsJSON["oldest_entry"] is String && statsJSON["runs"] as? Int == 3)
             let table = try await photos.run(["cache", "stats"])
             #expect(table.status == 0 && table.stdout.contains("Listing hits"))
+            #expect(table.stdout.contains("1 page, 6 photos") && table.stdout.contains("6 files"), "one page is not '1 pages': \(table.stdout)")
             let path = try await photos.run(["cache", "path"])
             #expect(path.stdout == photos.cacheFolder.path + "\n")
         }

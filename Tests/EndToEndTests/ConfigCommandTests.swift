@@ -129,6 +129,16 @@ import Testing
         #expect(show.status == 0, "\(show.stderr)")
     }
 
+    @Test func aValueCommandsWouldRefuseIsSaidByConfigShow() async throws {
+        let photos = try PhotosBinary(server: nil)
+        defer { photos.remove() }
+        let run = try await photos.run(["config", "show"], environment: ["PHOTOS_CACHE_MAX_SIZE_MB": "abc"])
+        #expect(run.status == 0, "the report still prints")
+        #expect(run.stderr.contains("PHOTOS_CACHE_MAX_SIZE_MB ([cache] max_size_mb) is 'abc', not a whole number from 1 to"), "\(run.stderr)")
+        let fine = try await photos.run(["config", "show"], environment: ["PHOTOS_CACHE_MAX_SIZE_MB": "750"])
+        #expect(fine.stderr.isEmpty, "\(fine.stderr)")
+    }
+
     @Test func versionIsTheVersionAndVerboseAddsLibcurl() async throws {
         let photos = try PhotosBinary(server: nil)
         defer { photos.remove() }

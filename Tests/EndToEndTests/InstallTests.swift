@@ -55,7 +55,7 @@ import Testing
             #expect(list.stdout.contains("Stop after this many photos"), "the page holds --help's text")
             // At 80 columns an example is still one line to copy, and a variable's name is whole.
             let narrow = try runTool(man, ["-l", root.appendingPathComponent("share/man/man1/photos.list.1").path], environment: ["MANWIDTH": "80", "PATH": "/usr/bin:/bin"])
-            #expect(narrow.stdout.contains("photos list --provider flickr --query dogs --filter license=9,10 --filter sort=interestingness-desc"), "\(narrow.stdout)")
+            #expect(narrow.stdout.contains("photos list --provider flickr -q dogs --filter license=9,10"), "\(narrow.stdout)")
             let main = try runTool(man, ["-l", root.appendingPathComponent("share/man/man1/photos.1").path], environment: ["MANWIDTH": "80", "PATH": "/usr/bin:/bin"])
             #expect(main.stdout.contains("PHOTOS_CACHE_DIR") && !main.stdout.contains("PHO\u{2010}"), "no name is hyphenated: \(main.stdout)")
             #expect(!main.stdout.contains("photos.help"), "SEE ALSO names only pages that are installed")

@@ -38,6 +38,14 @@ import Testing
         }
     }
 
+    @Test func theNextPageOfAGridIsAGrid() async throws {
+        try await withServer { _, photos in
+            let run = try await photos.run(["list", "--provider", "placeholder", "--format", "grid", "--columns", "4", "--graphics", "symbols", "--per-page", "8"])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stderr.contains("Next page: photos list --provider placeholder --per-page 8 --format grid --columns 4 --graphics symbols --page 2"), "\(run.stderr)")
+        }
+    }
+
     @Test func aRepeatedListingSaysItCameFromTheCache() async throws {
         try await withServer { server, photos in
             let first = try await photos.run(["list", "--provider", "placeholder", "--per-page", "5"])
@@ -383,5 +391,12 @@ import Testing
         }
         let version = try await photos.run(["--version"])
         #expect(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
+
+        // Every help fits an 80-column terminal: no usage line or example runs past it.
+        for command in [[], ["list"], ["show"], ["save"], ["browse"], ["providers"], ["cache"], ["cache", "stats"], ["config"], ["config", "init"]] {
+            let help = try await photos.run(command + ["--help"], environment: ["COLUMNS": "80"])
+            let long = help.stdout.split(separator: "\n").filter { $0.count > 80 }
+            #expect(long.isEmpty, "photos \(command.joined(separator: " ")) --help: \(long)")
+        }
     }
 }

@@ -351,12 +351,19 @@ import Glibc
             for arguments in [
                 ["save", "flickr:1", "--query", "dogs"], ["save", "--name", "{nope}"], ["save", "--name", "../{id}"],
                 ["save", "flickr:abc"], ["save", "nope:1"], ["save", "--size", "huge"], ["save", "-", "flickr:1"],
-                ["save", "--format", "jsonl"],
+                ["save", "--format", "jsonl"], ["save"], ["save", "--to", photos.home.appendingPathComponent("somewhere").path, "--metadata"],
             ] {
                 let run = try await photos.run(arguments)
                 #expect(run.status == 64, "\(arguments): \(run.stderr)")
             }
+            let nothing = try await photos.run(["save"])
+            #expect(nothing.stderr.contains("name the photos to save"), "photos save alone saves no default feed: \(nothing.stderr)")
             #expect(server.stats().requests == 0)
+
+            // A photo the provider does not have: 69 as for show, and no advice to retry.
+            let unknown = try await photos.run(["save", "flickr:11111111111", "--to", photos.home.appendingPathComponent("unknown").path])
+            #expect(unknown.status == 69, "\(unknown.stderr)")
+            #expect(unknown.stderr.contains("flickr:11111111111") && !(unknown.stdout + unknown.stderr).contains("retry"), "\(unknown.stdout) \(unknown.stderr)")
         }
     }
 }

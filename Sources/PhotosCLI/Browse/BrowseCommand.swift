@@ -16,6 +16,7 @@ extension PhotosCommand {
         static let configuration = CommandConfiguration(
             commandName: "browse",
             abstract: "Browse photos full screen: a grid of thumbnails that loads more as you scroll.",
+            usage: "photos browse [--provider <name>] [--query <text>] [<options>]",
             discussion: """
                 Takes the whole terminal (its alternate screen, so your scrollback stays as it \
                 was) and shows the photos as a grid of thumbnails, three columns or more when \

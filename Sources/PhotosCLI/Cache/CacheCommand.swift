@@ -11,7 +11,7 @@ extension PhotosCommand {
             commandName: "cache",
             abstract: "Show, clear, prune or locate the disk cache.",
             discussion: """
-                The cache (PHOTOS_CACHE_DIR, default ~/.cache/photos) holds listings and images, \
+                The cache (PHOTOS_CACHE_DIR, default $XDG_CACHE_HOME/photos, else ~/.cache/photos) holds listings and images, \
                 indexed in SQLite. Settings under [cache] in the config file: max_size_mb \
                 (default 500), listing_ttl_seconds (600), recent_searches (10); the environment \
                 variables PHOTOS_CACHE_MAX_SIZE_MB, PHOTOS_CACHE_LISTING_TTL_SECONDS and \
@@ -56,10 +56,11 @@ extension PhotosCommand {
             /// The statistics as rows of label and value, the values cut to `width` columns (nil: whole).
             static func render(_ stats: CacheStatistics, now: Date, width: Int?) -> String {
                 func percent(_ rate: Double?) -> String { rate.map { String(format: "%.0f%%", $0 * 100) } ?? "-" }
+                func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
                 var rows: [(String, String)] = [
                     ("Path", stats.path),
-                    ("Listings", "\(stats.listings) pages, \(stats.photos) photos"),
-                    ("Images", "\(stats.images) files, \(ByteText.format(stats.imageBytes))"),
+                    ("Listings", "\(counted(stats.listings, "page")), \(counted(stats.photos, "photo"))"),
+                    ("Images", "\(counted(stats.images, "file")), \(ByteText.format(stats.imageBytes))"),
                     ("Index", ByteText.format(stats.indexBytes)),
                     ("Total", "\(ByteText.format(stats.totalBytes)) of \(ByteText.format(stats.maxBytes))"),
                     ("Oldest entry", stats.oldestEntry.map { "\($0.formatted(.iso8601)) (\(AgeText.format(now.timeIntervalSince($0))) ago)" } ?? "-"),
@@ -67,7 +68,7 @@ extension PhotosCommand {
                     ("Image hits", "\(percent(stats.imageHitRate)) (\(stats.imageHits) hits, \(stats.imageMisses) fetched)"),
                 ]
                 for provider in stats.providers {
-                    rows.append((provider.name, "\(provider.listings) pages, \(provider.images) images, \(ByteText.format(provider.imageBytes))"))
+                    rows.append((provider.name, "\(counted(provider.listings, "page")), \(counted(provider.images, "image")), \(ByteText.format(provider.imageBytes))"))
                 }
                 let labelWidth = rows.map { $0.0.count }.max() ?? 0
                 let valueWidth = width.map { max(20, $0 - labelWidth - 2) }

@@ -45,6 +45,9 @@ extension PhotosCommand {
                 let format = format
                 try await CommandRuntime.run { environment in
                     let report = ConfigReport(environment: environment)
+                    // A value the commands would refuse is shown as it is, and said here rather
+                    // than at the next command that needs it.
+                    for problem in report.problems { Diagnostics.warning(problem) }
                     switch format {
                     case .json: try Output.write(try JSONOutput.encode(report, pretty: true) + "\n")
                     case .table:

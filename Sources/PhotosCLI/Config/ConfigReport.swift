@@ -49,6 +49,17 @@ struct ConfigReport: Encodable {
         self.curl = curl
     }
 
+    /// Values the commands that read them would refuse: an integer setting that is not a whole
+    /// number in its range.
+    var problems: [String] {
+        entries.compactMap { entry in
+            guard case .integer(let range) = entry.setting.kind, let value = entry.value else { return nil }
+            if let number = Int(value.trimmingWhitespace()), range.contains(number) { return nil }
+            let name = entry.setting.variable.map { "\($0) (\(entry.setting.displayKey))" } ?? entry.setting.displayKey
+            return "\(name) is \(TerminalText.quoted(value)), not a whole number from \(range.lowerBound) to \(range.upperBound); commands that use it will refuse to run"
+        }
+    }
+
     /// The value as people may see it: secrets only as set or not.
     static func shown(_ entry: Entry) -> String {
         if entry.setting.isSecret { return entry.value == nil ? "not set" : "set (hidden)" }

@@ -23,15 +23,15 @@ extension PhotosCommand {
                 "age_seconds".
 
                 Examples:
-                  photos list --query lighthouse                # every ready provider, merged
-                  photos list --provider commons                # Wikimedia Commons' featured pictures
-                  photos list --provider flickr --query dogs    # Flickr search
-                  photos list --provider flickr --query dogs --filter license=9,10 --filter sort=interestingness-desc
-                  photos list --provider flickr                 # Flickr recent photos
+                  photos list --query lighthouse              # every ready provider
+                  photos list --provider commons              # Commons' featured pictures
+                  photos list --provider flickr --query dogs  # Flickr search
+                  photos list --provider flickr -q dogs --filter license=9,10
+                  photos list --provider flickr               # Flickr recent photos
                   photos list --provider placeholder --album 3 --per-page 50
                   photos list --provider all --query sunt --format json
-                  photos list --provider flickr --query cats --limit 250 --format jsonl
-                  photos list --provider flickr --query dogs --format grid --columns 4
+                  photos list --provider flickr -q cats --limit 250 --format jsonl
+                  photos list --provider flickr -q dogs --format grid --columns 4
                   photos list --provider placeholder --refresh
                   photos list --provider flickr --query dogs --offline
                 """
@@ -50,10 +50,10 @@ extension PhotosCommand {
 
         @OptionGroup var filterOptions: FilterOptions
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("Page to start at (1 is the first). Example: --page 2", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Page to start at, e.g. --page 2 for the second.", valueName: "n"))
         var page: Int = 1
 
-        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Photos per page (default 30; Flickr allows up to 500). Example: --per-page 100", valueName: "n"))
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Photos per page (default 30; at most 500, less on some providers: photos providers --verbose). Example: --per-page 100", valueName: "n"))
         var perPage: Int?
 
         @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many photos of each provider, walking pages as needed. Example: --limit 250", valueName: "n"))
@@ -65,7 +65,7 @@ extension PhotosCommand {
         @Flag(name: .long, help: "Do not fetch thumbnails.")
         var noThumbnails = false
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("Columns of the grid (--format grid; default 3). Example: --columns 4", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Columns of the grid with --format grid, e.g. --columns 4.", valueName: "n"))
         var columns: Int = 3
 
         @OptionGroup var output: OutputOptions

@@ -89,6 +89,12 @@ extension Listing {
             if let perPage = request.perPage ?? (sizes.count == 1 ? sizes.first : nil), perPage != ListingRequest.defaultPerPage || request.perPage != nil {
                 command += ["--per-page", String(perPage)]
             }
+            // The same view of the next page: a grid stays a grid.
+            if request.format == .grid {
+                command += ["--format", "grid"]
+                if request.columns != 3 { command += ["--columns", String(request.columns)] }
+                if request.graphics != .auto { command += ["--graphics", request.graphics.rawValue] }
+            }
             command += ["--page", String(next)]
             line += " Next page: \(command.joined(separator: " "))"
         }

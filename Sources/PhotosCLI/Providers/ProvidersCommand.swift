@@ -161,7 +161,9 @@ enum ProviderHelp {
     /// Every setting as `VARIABLE ([section] key)`.
     static var settings: String {
         (AppEnvironment.coreSettings + ProviderRegistry.standard.settings).map {
-            "\($0.variable) ([\(section($0.configKey))] \(key($0.configKey)))"
+            // The one setting that is not what its name suggests to a reader of `save`.
+            let scope = $0.configKey == "save.dir" ? ", browse's s key" : ""
+            return "\($0.variable) ([\(section($0.configKey))] \(key($0.configKey))\(scope))"
         }.joined(separator: ", ")
     }
 

@@ -30,11 +30,14 @@ extension PhotosCommand {
                 \(NameTemplate.Field.allCases.map { "  " + "{\($0.rawValue)}".padding(toLength: 11, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
 
                 --metadata writes NAME.json beside each file: the photo as show --format json \
-                prints it (what the listing knew, or the detail for photos given by id).
+                prints it, from the provider's detail (one more request per sidecar, two on \
+                Flickr; a re-run asks only for the sidecars that are missing).
 
                 Exit codes: 0 everything saved or already there, 75 some downloads failed (each \
-                is named; run again to resume), 64 wrong usage, 69 nothing could be fetched, \
-                74 the disk is full, 130 interrupted (.part files are kept for the next run).
+                is named; run again to resume), 64 wrong usage, 65 the input named no photo or \
+                what came was no image, 69 nothing could be fetched (or no such photo), 74 a \
+                file could not be written (the disk is full), 77 the API key was refused, 130 \
+                interrupted and 143 terminated (.part files are kept for the next run).
 
                 Examples:
                   photos save flickr:53624890009 placeholder:17
@@ -53,7 +56,7 @@ extension PhotosCommand {
             completion: Completions.photoIDs)
         var ids: [String] = []
 
-        @Option(help: ArgumentHelp("Folder to save into (created when missing; default: the current folder). Example: --to ~/Pictures/dogs", valueName: "dir"))
+        @Option(help: ArgumentHelp("Folder to save into, e.g. --to ~/Pictures/dogs; created when missing (. is the current folder).", valueName: "dir"))
         var to: String = "."
 
         @Option(help: ArgumentHelp("Which size: original (the largest offered), large (about 1024 px), medium (640) or small (320).", valueName: "size"))
@@ -81,7 +84,7 @@ extension PhotosCommand {
         @Option(parsing: .unconditional, help: ArgumentHelp("Page of the listing to start at (1 is the first).", valueName: "n"))
         var page: Int = 1
 
-        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Photos per page of the listing (default 100 when walking pages with --limit or --all, else 30; Flickr allows up to 500).", valueName: "n"))
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Photos per page of the listing (default 100 when walking pages with --limit or --all, else 30; at most 500, less on some providers: photos providers --verbose).", valueName: "n"))
         var perPage: Int?
 
         @Option(parsing: .unconditional, help: ArgumentHelp("Save at most this many photos per provider, walking pages as needed. Example: --limit 200", valueName: "n"))
@@ -110,6 +113,13 @@ extension PhotosCommand {
                 throw ValidationError("give photo ids (or -) or listing options (--provider, --query, ...), not both")
             }
             if ids.contains("-") && ids.count > 1 { throw ValidationError("- reads the ids from stdin; give no other ids with it") }
+            // Nothing named at all would save every provider's default feed into the current
+            // folder: not what `photos save` alone is typed for.
+            if ids.isEmpty && !listing {
+                throw ValidationError(
+                    "name the photos to save: ids (photos save flickr:53624890009), - to read them from stdin, "
+                        + "or a listing (--provider, --query, --album, --filter, --limit or --all)")
+            }
             do {
                 _ = try NameTemplate(name)
             } catch let error as PhotosError {

@@ -84,7 +84,7 @@ struct SaveReport {
         if failures.allSatisfy({ $0.kind == .write }) { return 74 }
         if failures.allSatisfy({ $0.kind == .input }) { return 65 }
         if saved + skipped == 0 {
-            if failures.allSatisfy({ $0.kind == .unreachable }) { return 69 }
+            if failures.allSatisfy({ $0.kind == .unreachable || $0.kind == .missing }) { return 69 }
             if failures.allSatisfy({ $0.kind == .badData }) { return 65 }
         }
         return 75

@@ -45,6 +45,9 @@ struct SaveFailure: Sendable, Encodable {
         case input
         /// A file or folder below `--to` could not be written (74 when every failure is one).
         case write
+        /// The provider has no photo of that id (69 when nothing else was saved, as for `show`):
+        /// asking again cannot help.
+        case missing
         case other
 
         /// Whether running the save again may succeed where this failed.
@@ -309,7 +312,8 @@ final class SavedFiles: Sendable {
         case let error as PhotosError:
             switch error {
             case .badData: return .failed(error.description, .badData)
-            case .unavailable, .notFound, .offlineNothingCached: return .failed(error.description, .unreachable)
+            case .notFound: return .failed(error.description, .missing)
+            case .unavailable, .offlineNothingCached: return .failed(error.description, .unreachable)
             default: return .failed(error.description, .other)
             }
         default:

@@ -12,6 +12,7 @@ extension PhotosCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: "Show every detail of one photo, optionally opening the full image.",
+            usage: "photos show <id> [--open] [--preview] [--format table|json] [<options>]",
             discussion: """
                 ID is provider:id, as `photos list` prints it.
 
