@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 import PhotosCore
+import PhotosTerminal
 
 @testable import PhotosCLI
 
@@ -139,6 +140,18 @@ import PhotosCore
         let huge = folder.appendingPathComponent("huge.toml")
         try Data(repeating: 0x23, count: (1 << 20) + 1).write(to: huge)
         #expect(reason(huge.path)?.hasPrefix("is larger than 1 MiB") == true)
+    }
+
+    @Test func configShowOnAnEightyColumnTerminalKeepsEachSourceWhole() throws {
+        let environment = try AppEnvironment.load(environment: ["PHOTOS_CONFIG": "/dev/null", "PHOTOS_CACHE_DIR": "/tmp/photos-cache", "HOME": "/root"])
+        let table = ConfigReport(environment: environment, curl: nil).table(width: 80)
+        let lines = table.split(separator: "\n")
+        #expect(lines.allSatisfy { TerminalText.displayWidth(String($0)) <= 80 }, "\(lines.filter { $0.count > 80 })")
+        let dir = try #require(lines.first { $0.hasPrefix("[cache] dir") })
+        #expect(dir.contains("/tmp/photos-cache") && dir.hasSuffix("env PHOTOS_CACHE_DIR"), "\(dir)")
+        // Wide, the variables have their own column and the source its long form.
+        let wide = ConfigReport(environment: environment, curl: nil).table(width: 160)
+        #expect(wide.contains("VARIABLE") && wide.contains("environment PHOTOS_CACHE_DIR"))
     }
 
     @Test func numbersOfTheNetworkTableAreIntegers() throws {

@@ -78,15 +78,32 @@ struct ConfigReport: Encodable {
     func table(width: Int?) -> String {
         var text = "Config file: \(TerminalText.sanitize(path)) (\(pathSource); \(fileExists ? "present" : "not present: photos config init writes one"))\n\n"
         let fitted = width != nil
-        var table = Table(columns: [
-            .init("SETTING", maxWidth: fitted ? 34 : nil), .init("VARIABLE", maxWidth: fitted ? 34 : nil),
-            .init("VALUE", maxWidth: fitted ? 40 : nil), .init("SOURCE"),
-        ])
-        for entry in entries {
-            table.append([entry.setting.displayKey, entry.setting.variable ?? "-", Self.shown(entry), Self.describe(entry.source)])
+        // A terminal narrower than the four columns (80 is usual) gets three: the source names
+        // the variable when it is the one set, and the file's path is in the line above, so the
+        // source is not cut to "environ…" to make room for what the others repeat.
+        if let width, width < 120 {
+            var table = Table(columns: [.init("SETTING", maxWidth: 30), .init("VALUE", maxWidth: max(12, width - 30 - 28 - 4)), .init("SOURCE")])
+            for entry in entries {
+                let source: String
+                switch entry.source {
+                case .environment(let variable): source = "env " + variable
+                case .file(_, let line): source = "file" + (line.map { ", line \($0)" } ?? "")
+                case .default: source = "default"
+                }
+                table.append([entry.setting.displayKey, Self.shown(entry), source])
+            }
+            text += table.render(width: width)
+        } else {
+            var table = Table(columns: [
+                .init("SETTING", maxWidth: fitted ? 34 : nil), .init("VARIABLE", maxWidth: fitted ? 34 : nil),
+                .init("VALUE", maxWidth: fitted ? 40 : nil), .init("SOURCE"),
+            ])
+            for entry in entries {
+                table.append([entry.setting.displayKey, entry.setting.variable ?? "-", Self.shown(entry), Self.describe(entry.source)])
+            }
+            text += table.render(width: width ?? Int.max / 4)
         }
-        text += table.render(width: width ?? Int.max / 4)
-        text += "\nphotos \(PhotosVersion.current), \(curl?.summary ?? VersionReport.curlLine)\n"
+        text += "\nphotos \(PhotosVersion.current)\n\(curl?.summary ?? VersionReport.curlLine)\n"
         return text
     }
 

@@ -56,7 +56,7 @@ extension PhotosCommand {
             completion: Completions.photoIDs)
         var ids: [String] = []
 
-        @Option(help: ArgumentHelp("Folder to save into, e.g. --to ~/Pictures/dogs; created when missing (. is the current folder).", valueName: "dir"))
+        @Option(help: ArgumentHelp("Folder to save into, e.g. --to ~/Pictures/dogs; created when missing (. is the current folder).", valueName: "dir"), completion: .directory)
         var to: String = "."
 
         @Option(help: ArgumentHelp("Which size: original (the largest offered), large (about 1024 px), medium (640) or small (320).", valueName: "size"))
