@@ -231,6 +231,9 @@ import Testing
             #expect(list.filter { $0["provider"] as? String == "placeholder" }.count == 5)
             let shares = try #require(json["providers"] as? [[String: Any]])
             #expect(!shares.contains { $0["name"] as? String == "flickr" })
+            // A script sees which provider is missing, and why, in the document itself.
+            let failed = try #require(json["failed"] as? [[String: Any]], "\(run.stdout.prefix(300))")
+            #expect(failed.count == 1 && failed.first?["provider"] as? String == "flickr" && (failed.first?["error"] as? String)?.isEmpty == false, "\(failed)")
             #expect(shares.allSatisfy { ($0["count"] as? Int ?? 0) <= 5 }, "\(shares)")
 
             // Both answering: their photos alternate, each provider near the top.

@@ -74,7 +74,7 @@ struct ListingJSONTextTests {
                     .init(name: "flickr", firstPage: 2, lastPage: 3, total: nil, hasMore: true, count: 9, cached: false, ageSeconds: 0),
                     .init(name: "nasa \u{202E}", firstPage: 1, lastPage: 1, total: 4, hasMore: false, count: 4, cached: true, ageSeconds: 61),
                 ],
-                cached: false, ageSeconds: 61)
+                cached: false, ageSeconds: 61, failed: [.init(provider: "openverse", error: "cannot connect \u{1B}[31m")])
             var json = JSONText(pretty: true)
             document.write(to: &json)
             #expect(json.text == (try JSONOutput.encode(document, pretty: true)))

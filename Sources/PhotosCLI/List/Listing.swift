@@ -100,7 +100,7 @@ struct Listing {
         if thumbnailsWanted {
             thumbnails = finishThumbnails(outcomes.compactMap(\.thumbnails), offline: offline, progress: progress)
         }
-        try print(listings: listings, photos: photos, thumbnails: thumbnails, request: request)
+        try print(listings: listings, photos: photos, thumbnails: thumbnails, request: request, failures: failures)
         ExitTeardown.keep((listings, photos))
     }
 

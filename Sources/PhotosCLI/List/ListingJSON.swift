@@ -30,6 +30,12 @@ struct ListingJSON: Encodable {
         }
     }
 
+    /// A provider that failed while others listed (they are also warned of on stderr).
+    struct Failure: Encodable {
+        var provider: String
+        var error: String
+    }
+
     var page: Int
     var perPage: Int
     var total: Int?
@@ -40,9 +46,12 @@ struct ListingJSON: Encodable {
     var cached: Bool
     /// Seconds since the network last confirmed the oldest page shown (0 when fetched now).
     var ageSeconds: Int
+    /// Providers that failed: a script sees that the listing lacks them, not only a person
+    /// reading stderr.
+    var failed: [Failure] = []
 
     enum CodingKeys: String, CodingKey {
-        case page, total, photos, providers, cached
+        case page, total, photos, providers, cached, failed
         case perPage = "per_page", hasMore = "has_more", ageSeconds = "age_seconds"
     }
 
@@ -56,6 +65,7 @@ struct ListingJSON: Encodable {
         try container.encode(providers, forKey: .providers)
         try container.encode(cached, forKey: .cached)
         try container.encode(ageSeconds, forKey: .ageSeconds)
+        try container.encode(failed, forKey: .failed)
     }
 }
 
@@ -67,6 +77,18 @@ extension ListingJSON {
         json.int(ageSeconds)
         json.key("cached")
         json.bool(cached)
+        json.key("failed")
+        json.beginArray()
+        for failure in failed {
+            json.element()
+            json.beginObject()
+            json.key("error")
+            json.string(failure.error)
+            json.key("provider")
+            json.string(failure.provider)
+            json.endObject()
+        }
+        json.endArray()
         json.key("has_more")
         json.bool(hasMore)
         json.key("page")

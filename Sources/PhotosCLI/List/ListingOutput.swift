@@ -4,7 +4,9 @@ import PhotosImaging
 import PhotosTerminal
 
 extension Listing {
-    func print(listings: [ProviderListing], photos: [Photo], thumbnails: Thumbnails, request: ListingRequest) throws {
+    func print(
+        listings: [ProviderListing], photos: [Photo], thumbnails: Thumbnails, request: ListingRequest, failures: [(String, any Error)] = []
+    ) throws {
         let path = thumbnails.path
         switch request.format {
         case .json:
@@ -20,7 +22,8 @@ extension Listing {
                         count: $0.photos.count, cached: $0.cached, ageSeconds: Int($0.age))
                 },
                 cached: !listings.isEmpty && listings.allSatisfy(\.cached),
-                ageSeconds: Int(listings.map(\.age).max() ?? 0))
+                ageSeconds: Int(listings.map(\.age).max() ?? 0),
+                failed: failures.map { .init(provider: $0.0, error: Diagnostics.describe($0.1)) })
             var json = JSONText(pretty: true, capacity: 600 * photos.count + 1024)
             document.write(to: &json)
             json.raw("\n")
