@@ -64,6 +64,8 @@ public struct CommonsProvider: RegisteredProvider {
     /// mirror, a test server), whose images may come from anywhere.
     public var imageHost: String? { api.endpoint == CommonsAPI.defaultEndpoint ? Self.uploadHost : nil }
 
+    public var cacheScope: String? { Self.cacheScope([(api.endpoint, CommonsAPI.defaultEndpoint)]) }
+
     public var listingHost: String? { URLPolicy.isAllowed(api.endpoint) ? api.endpoint : nil }
 
     public func list(_ query: ListQuery) async throws -> PhotoPage {

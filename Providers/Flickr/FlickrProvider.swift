@@ -72,6 +72,10 @@ public struct FlickrProvider: RegisteredProvider {
     /// serves its images, those the url_* extras name included.
     public var imageHost: String? { URLPolicy.isAllowed(api.staticHost) ? api.staticHost : nil }
 
+    public var cacheScope: String? {
+        Self.cacheScope([(api.endpoint, FlickrAPI.defaultEndpoint), (api.staticHost, FlickrAPI.defaultStaticHost)])
+    }
+
     public var listingHost: String? { URLPolicy.isAllowed(api.endpoint) ? api.endpoint : nil }
 
     public func list(_ query: ListQuery) async throws -> PhotoPage {

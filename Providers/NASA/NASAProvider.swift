@@ -75,6 +75,8 @@ public struct NASAProvider: RegisteredProvider {
     /// API is the library's own; nil for another endpoint (a mirror, a test server).
     public var imageHost: String? { base == Self.defaultEndpoint ? "https://\(Self.assetHost)/" : nil }
 
+    public var cacheScope: String? { Self.cacheScope([(base, Self.defaultEndpoint)]) }
+
     public var listingHost: String? { URLPolicy.isAllowed(base) ? base : nil }
 
     public func list(_ query: ListQuery) async throws -> PhotoPage {

@@ -56,6 +56,8 @@ public struct OpenverseProvider: RegisteredProvider {
         self.base = base
     }
 
+    public var cacheScope: String? { Self.cacheScope([(base, Self.defaultEndpoint)]) }
+
     // MARK: IDs
 
     /// Openverse ids are lower-case UUIDs: 8-4-4-4-12 hexadecimal digits.

@@ -32,6 +32,8 @@ public struct PlaceholderProvider: RegisteredProvider {
         self.base = base
     }
 
+    public var cacheScope: String? { Self.cacheScope([(base, Self.defaultBaseURL)]) }
+
     /// Placeholder ids are 1 to 9 ASCII digits.
     public static func isValidID(_ raw: String) -> Bool {
         (1...9).contains(raw.utf8.count) && raw.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }

@@ -1,18 +1,23 @@
 import Foundation
 import PhotosCore
 
-/// What identifies one cached listing page: provider + query text + filters + page + per-page.
+/// What identifies one cached listing page: provider (and the endpoint it was asked, when not
+/// its usual one) + query text + filters + page + per-page.
 ///
-/// Never a URL: request URLs carry API keys, and the cache must not hold them.
+/// Never a URL: request URLs carry API keys, and the cache must not hold them. An endpoint that
+/// is not the provider's default is kept only as a digest.
 public struct ListingKey: Sendable, Hashable, CustomStringConvertible {
     public var provider: String
+    /// A digest of the provider's ``PhotoProvider/cacheScope``; nil for its usual endpoint.
+    public var scope: String?
     public var text: String?
     public var filters: [String: String]
     public var page: Int
     public var perPage: Int
 
-    public init(provider: String, query: ListQuery) {
+    public init(provider: String, scope: String? = nil, query: ListQuery) {
         self.provider = provider
+        self.scope = scope.map { String(SHA256.hex($0).prefix(16)) }
         let trimmed = query.text?.trimmingWhitespaceAndNewlines()
         self.text = trimmed?.isEmpty == false ? trimmed : nil
         self.filters = query.filters
@@ -29,7 +34,7 @@ public struct ListingKey: Sendable, Hashable, CustomStringConvertible {
 
     /// The listing (a search or a feed) regardless of page: what "recent searches" counts.
     var searchKey: String {
-        [provider, text.map { "q=" + Self.encode($0) } ?? "feed", canonicalFilters].joined(separator: "\u{1F}")
+        [provider + (scope.map { "@" + $0 } ?? ""), text.map { "q=" + Self.encode($0) } ?? "feed", canonicalFilters].joined(separator: "\u{1F}")
     }
 
     /// The unique key of this page.

@@ -79,7 +79,7 @@ extension PhotoCache {
         _ query: ListQuery, from provider: any PhotoProvider, mode: ListingMode, fields: CachedPhotoFields = .all,
         beforeStoring: (@Sendable (PhotoPage) -> Void)? = nil, beforeFetching: (@Sendable () -> Void)? = nil
     ) async throws -> CachedPage {
-        let key = ListingKey(provider: provider.name, query: query)
+        let key = ListingKey(provider: provider.name, scope: provider.cacheScope, query: query)
         let stored: StoredListing?
         do {
             stored = try storedListing(key, fields: fields)

@@ -42,6 +42,11 @@ public protocol PhotoProvider: Sendable {
     /// A URL on the host its listings are asked from (the connection a listing opens may carry
     /// images too). Nil by default.
     var listingHost: String? { get }
+
+    /// Where its listings come from, when that is not its usual endpoint (a mirror, a test
+    /// server): the cache keeps listings of different endpoints apart, so that pages cached from
+    /// one are never served for another. Nil for the default endpoint (and by default).
+    var cacheScope: String? { get }
 }
 
 /// A provider photos ships: it describes itself, so the registry can offer it without making one.
@@ -139,4 +144,13 @@ extension PhotoProvider {
     public var imageHost: String? { nil }
 
     public var listingHost: String? { nil }
+
+    public var cacheScope: String? { nil }
+
+    /// ``cacheScope`` for a provider whose listings come from `endpoints`: nil when each is its
+    /// default, else the endpoints as they are set.
+    public static func cacheScope(_ endpoints: [(value: String, default: String)]) -> String? {
+        guard endpoints.contains(where: { $0.value != $0.default }) else { return nil }
+        return endpoints.map(\.value).joined(separator: " ")
+    }
 }

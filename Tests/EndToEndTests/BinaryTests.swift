@@ -270,7 +270,9 @@ import Testing
             }
             try cache.store(
                 PhotoPage(page: 1, perPage: 5, total: 5, hasMore: false, photos: slow),
-                key: ListingKey(provider: "placeholder", query: ListQuery(page: 1, perPage: 5)), validators: HTTPValidators())
+                // Kept as photos keeps pages of the fixture server's endpoint: apart from the real one's.
+                key: ListingKey(provider: "placeholder", scope: photos.environment["PHOTOS_PLACEHOLDER_API"], query: ListQuery(page: 1, perPage: 5)),
+                validators: HTTPValidators())
             cache.close()
 
             let running = try photos.start(["list", "--provider", "placeholder", "--per-page", "5"])

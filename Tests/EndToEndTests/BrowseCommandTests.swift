@@ -250,23 +250,35 @@ import Testing
     @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
     func offlineBrowsesTheCacheAndAFailingNetworkFallsBackToIt() async throws {
         try await withServer { _, photos in
-            let first = try Self.start(photos, ["--provider", "placeholder", "--graphics", "symbols"])
+            // A server process of its own, stopped later: the same endpoint, no longer answering
+            // (pages cached from one endpoint are not served for another).
+            let own = Process()
+            own.executableURL = PhotosBinary.executable.deletingLastPathComponent().appendingPathComponent("photos-fixture-server")
+            own.arguments = ["--port", "0"]
+            let ready = Pipe()
+            own.standardOutput = ready
+            try own.run()
+            defer { if own.isRunning { own.terminate() } }
+            let line = String(decoding: ready.fileHandleForReading.availableData, as: UTF8.self)
+            let url = try #require((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["url"] as? String, "\(line)")
+            let environment = ["PHOTOS_PLACEHOLDER_API": url]
+            let first = try Self.start(photos, ["--provider", "placeholder", "--graphics", "symbols"], environment: environment)
             defer { first.pane.kill() }
             try await first.pane.waitForScreen("the first page", Self.firstPage)
             try first.pane.send("q")
             #expect(try await first.waitForExit() == 0)
 
-            let offline = try Self.start(photos, ["--provider", "placeholder", "--graphics", "symbols", "--offline"])
+            let offline = try Self.start(photos, ["--provider", "placeholder", "--graphics", "symbols", "--offline"], environment: environment)
             defer { offline.pane.kill() }
             let screen = try await offline.pane.waitForScreen("the cached page", Self.firstPage)
             #expect(Self.statusLine(screen).contains("offline"))
             try offline.pane.send("q")
             #expect(try await offline.waitForExit() == 0)
 
-            // Nothing listens on port 1: the refresh fails and the cached page stays, said so.
-            let unreachable = try Self.start(
-                photos, ["--provider", "placeholder", "--graphics", "symbols"], width: 200,
-                environment: ["PHOTOS_PLACEHOLDER_API": "https://127.0.0.1:1"])
+            // The server is gone: the refresh fails and the cached page stays, said so.
+            own.terminate()
+            own.waitUntilExit()
+            let unreachable = try Self.start(photos, ["--provider", "placeholder", "--graphics", "symbols"], width: 200, environment: environment)
             defer { unreachable.pane.kill() }
             try await unreachable.pane.waitForScreen("the cached page", Self.firstPage)
             try unreachable.pane.send("r")

@@ -58,6 +58,23 @@ import Testing
         }
     }
 
+    @Test func aListingCachedFromOneEndpointIsNotServedForAnother() async throws {
+        try await withServer { server, photos in
+            let first = try await photos.run(["list", "--provider", "placeholder", "--per-page", "5", "--no-thumbnails"])
+            #expect(first.status == 0, "\(first.stderr)")
+            // The same provider pointed at another endpoint (here: one that answers 500) is
+            // asked, not answered from the first endpoint's pages.
+            let broken = ["PHOTOS_PLACEHOLDER_API": server.url + "/__faults/status=500"]
+            let elsewhere = try await photos.run(["list", "--provider", "placeholder", "--per-page", "5", "--no-thumbnails"], environment: broken)
+            #expect(elsewhere.status == 69 && elsewhere.stderr.contains("500"), "\(elsewhere.status): \(elsewhere.stderr)")
+            // Back at the first endpoint, its pages are still there.
+            let requests = server.stats().requests
+            let again = try await photos.run(["list", "--provider", "placeholder", "--per-page", "5", "--no-thumbnails"])
+            #expect(again.stdout == first.stdout && again.stderr.contains("from the cache"), "\(again.stderr)")
+            #expect(server.stats().requests == requests)
+        }
+    }
+
     @Test func jsonOutputHasEveryContractField() async throws {
         try await withServer { server, photos in
             let run = try await photos.run(["list", "--provider", "placeholder", "--per-page", "5", "--format", "json"])

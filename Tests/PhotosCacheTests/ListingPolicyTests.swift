@@ -201,7 +201,7 @@ import Testing
 
         let first = try await cache.listing(query, from: provider, mode: .normal)
         #expect(first.origin == .network && first.page.photos.count == 5)
-        let stored = try #require(try cache.storedListing(ListingKey(provider: "placeholder", query: query)))
+        let stored = try #require(try cache.storedListing(ListingKey(provider: "placeholder", scope: provider.cacheScope, query: query)))
         #expect(stored.validators.etag?.hasPrefix("W/\"") == true, "json-server's weak ETag is kept")
 
         server.server.resetStats()
