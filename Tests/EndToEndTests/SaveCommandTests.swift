@@ -346,6 +346,28 @@ import Glibc
         }
     }
 
+    @Test func twoSavesIntoOneFolderAtOnceLeaveEveryFileWholeAndNamedOnce() async throws {
+        try await withServer(FixtureServerConfiguration(latencyMilliseconds: 20)) { _, photos in
+            let folder = photos.home.appendingPathComponent("shared")
+            let arguments = ["save", "--provider", "placeholder", "--limit", "300", "--format", "json", "--to", folder.path]
+            let first = try photos.start(arguments)
+            let second = try photos.start(arguments)
+            let runs = [try await first.finish(), try await second.finish()]
+            for run in runs {
+                #expect(run.status == 0, "\(run.stderr)")
+                let summary = try run.json()
+                #expect((summary["failed"] as? [Any])?.isEmpty == true, "\(run.stdout)")
+                #expect((summary["saved"] as? Int ?? 0) + (summary["skipped"] as? Int ?? 0) == 300, "\(run.stdout)")
+            }
+            let files = Self.files(under: folder)
+            #expect(files.count == 300 && files.allSatisfy { $0.hasSuffix(".jpg") }, "named once, nothing left over: \(files)")
+            for file in files {
+                let bytes = try Data(contentsOf: folder.appendingPathComponent(file))
+                #expect(bytes.count > 100 && bytes.prefix(2) == Data([0xFF, 0xD8]) || bytes.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]), "\(file) is whole")
+            }
+        }
+    }
+
     @Test func wrongUsageExitsSixtyFourBeforeAnyRequest() async throws {
         try await withServer { server, photos in
             for arguments in [

@@ -37,6 +37,11 @@ struct Saving {
         } catch {
             throw OutputError.failed("cannot create \(folder.path): \(PhotoCache.describe(error))")
         }
+        // Another save into this folder finishes first; its files are then skipped here.
+        let folderLock = SaveFolderLock.acquire(in: folder.path) {
+            Diagnostics.note("note: another photos save is writing into \(folder.path); waiting for it to finish")
+        }
+        defer { folderLock?.release() }
         let inputs = SaveInputs(context: context)
         let lanes = try inputs.lanes(for: request.source)
         let files = SavedFiles(folder: folder, http: context.http, maxImageBytes: context.maxImageBytes, metadata: request.metadata)

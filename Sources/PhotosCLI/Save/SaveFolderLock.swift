@@ -1,0 +1,73 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One `photos save` at a time writes into a folder.
+///
+/// Two saves into one folder would share each photo's `NAME.part`: one truncating what the other
+/// wrote, renaming it while the other still writes, each then failing a photo the other saved.
+/// The second save waits for the first (an exclusive `flock` on `.photos-save.lock` in the
+/// folder), then finds its files there and skips them. The lock file is removed when the save
+/// ends; a save that took the lock on a file removed meanwhile takes it again on the new one.
+final class SaveFolderLock {
+    static let fileName = ".photos-save.lock"
+
+    private var descriptor: Int32
+    private let path: String
+
+    private init(descriptor: Int32, path: String) {
+        self.descriptor = descriptor
+        self.path = path
+    }
+
+    deinit { release() }
+
+    /// Takes the lock of `folder`, calling `waiting` once if another save holds it; nil when the
+    /// lock file cannot be made (a folder photos cannot write into fails on its own files).
+    static func acquire(in folder: String, waiting: () -> Void) -> SaveFolderLock? {
+        let path = folder + "/" + fileName
+        var said = false
+        while true {
+            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            guard descriptor >= 0 else { return nil }
+            var locked = flock(descriptor, LOCK_EX | LOCK_NB) == 0
+            if !locked, errno == EWOULDBLOCK {
+                if !said {
+                    waiting()
+                    said = true
+                }
+                while true {
+                    if flock(descriptor, LOCK_EX) == 0 {
+                        locked = true
+                        break
+                    }
+                    if errno != EINTR { break }
+                }
+            }
+            guard locked else {
+                close(descriptor)
+                return nil
+            }
+            // The holder removes the file as it leaves: the lock counts only on the file that
+            // the name still holds.
+            var held = stat(), named = stat()
+            if fstat(descriptor, &held) == 0, lstat(path, &named) == 0, held.st_dev == named.st_dev, held.st_ino == named.st_ino {
+                return SaveFolderLock(descriptor: descriptor, path: path)
+            }
+            close(descriptor)
+        }
+    }
+
+    /// Removes the lock file and lets the next save in.
+    func release() {
+        guard descriptor >= 0 else { return }
+        unlink(path)
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+        descriptor = -1
+    }
+}
