@@ -346,6 +346,49 @@ import Glibc
         }
     }
 
+    @Test func aProviderWhoseListingFailsIsAFailureOfTheSave() async throws {
+        try await withServer { _, photos in
+            let folder = photos.home.appendingPathComponent("partly")
+            // Flickr refuses its key; placeholder delivers.
+            let run = try await photos.run(
+                ["save", "--provider", "flickr,placeholder", "--query", "sunt", "--limit", "3", "--format", "json", "--to", folder.path],
+                environment: ["FLICKR_API_KEY": "invalid-key"])
+            #expect(run.status == 75, "not a success: \(run.stderr)")
+            let summary = try run.json()
+            #expect(summary["saved"] as? Int == 3, "\(run.stdout)")
+            let failed = try #require(summary["failed"] as? [[String: Any]])
+            #expect(failed.count == 1 && failed.first?["id"] as? String == "flickr", "\(failed)")
+            #expect((failed.first?["error"] as? String)?.hasPrefix("its listing failed: ") == true, "\(failed)")
+        }
+    }
+
+    @Test func stdinWithAByteOrderMarkOrOneLongCompactDocumentIsRead() async throws {
+        try await withServer { _, photos in
+            let folder = try TemporaryFolder("stdin")
+            // A compact `list --format json` document of 500 photos, over 1 MiB on one line, and a
+            // byte order mark before an id.
+            let listed = try await photos.run(["list", "--provider", "placeholder", "--per-page", "500", "--no-thumbnails", "--format", "json"])
+            let document = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any] ?? [:]
+            var grown = document
+            var compact = try JSONSerialization.data(withJSONObject: grown)
+            while compact.count <= 1 << 20 {
+                grown["photos"] = (grown["photos"] as? [Any] ?? []) + (document["photos"] as? [Any] ?? [])
+                compact = try JSONSerialization.data(withJSONObject: grown)
+            }
+            let input = folder.appending("input.txt")
+            try (Data([0xEF, 0xBB, 0xBF]) + Data("placeholder:7\r\n".utf8) + compact + Data("\n".utf8)).write(to: input)
+            let shell = try runProgram(
+                "/bin/sh", ["-c", "exec \"$0\" save - --to \"$1\" --size small --format json < \"$2\"", PhotosBinary.executable.path, folder.appending("out").path, input.path],
+                environment: photos.environment)
+            #expect(shell.status == 0, "\(shell.stderr)")
+            let summary = try #require(try JSONSerialization.jsonObject(with: Data(shell.stdout.utf8)) as? [String: Any], "\(shell.stdout.prefix(300))")
+            #expect((summary["failed"] as? [Any])?.isEmpty == true, "\(shell.stdout.prefix(500))")
+            // 500 photos named several times over, and placeholder:7 among them: each saved once.
+            #expect(summary["saved"] as? Int == 500, "\(summary)")
+            #expect((summary["saved"] as? Int ?? 0) + (summary["skipped"] as? Int ?? 0) == (grown["photos"] as? [Any] ?? []).count + 1, "\(summary)")
+        }
+    }
+
     @Test func twoSavesIntoOneFolderAtOnceLeaveEveryFileWholeAndNamedOnce() async throws {
         try await withServer(FixtureServerConfiguration(latencyMilliseconds: 20)) { _, photos in
             let folder = photos.home.appendingPathComponent("shared")

@@ -20,8 +20,10 @@ final class LineReader: @unchecked Sendable {
     private var start = 0
     private var atEnd = false
 
-    /// The longest line kept; longer ones are cut (a photo object is a few KB).
-    static let maxLineBytes = 1 << 20
+    /// The longest line kept; longer ones are cut. A photo object is a few KB, but one line
+    /// may be a whole `photos list --format json` document made compact (`jq -c`): thousands of
+    /// photos, as many as the JSON joiner takes.
+    static let maxLineBytes = 8 << 20
 
     init(descriptor: Int32 = STDIN_FILENO) {
         self.descriptor = descriptor
@@ -82,6 +84,8 @@ final class LineReader: @unchecked Sendable {
     private func line(_ bytes: ArraySlice<UInt8>) -> String {
         var slice = bytes.prefix(Self.maxLineBytes)
         if slice.last == 0x0D { slice = slice.dropLast() }
+        // A byte order mark (Windows editors write one) is no part of an id.
+        if slice.starts(with: [0xEF, 0xBB, 0xBF]) { slice = slice.dropFirst(3) }
         return String(decoding: slice, as: UTF8.self)
     }
 

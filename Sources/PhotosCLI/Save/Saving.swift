@@ -185,7 +185,7 @@ struct Saving {
         try Task.checkCancellation()
         if report.cancelled { throw CancellationError() }
 
-        for warning in listingWarnings(inputs, failures: laneFailures) { Diagnostics.warning(warning) }
+        for warning in listingWarnings(inputs) { Diagnostics.warning(warning) }
         if let fatal {
             try? printSummary(report, format: request.format, folder: folder)
             throw OutputError.failed("\(fatal); \(report.saved) saved, run the same command again when there is room")
@@ -194,6 +194,12 @@ struct Saving {
             guard laneFailures.count > 1 else { throw error }
             for (name, other) in laneFailures.dropFirst() { Diagnostics.error("\(name): \(Diagnostics.describe(other))") }
             throw error is CancellationError ? error : ProviderFailure(provider: first, error: error)
+        }
+        // A provider whose listing failed while others delivered is a failure of the save too:
+        // named in the summary (and its JSON) by the provider, and not an exit 0.
+        for (name, error) in laneFailures {
+            guard case .failed(let reason, let kind) = SavedFiles.outcome(for: error) else { continue }
+            report.failures.append(SaveFailure(id: name, error: "its listing failed: " + reason, kind: kind == .missing ? .unreachable : kind, order: Int.max))
         }
         try printSummary(report, format: request.format, folder: folder)
         if let code = report.exitCode { throw ExitCode(code) }
@@ -306,18 +312,15 @@ struct Saving {
         return result
     }
 
-    /// What the listings' walks reported, as `list` reports it, and the providers that failed
-    /// while others delivered.
-    private func listingWarnings(_ inputs: SaveInputs, failures: [(String, any Error)]) -> [String] {
+    /// What the listings' walks reported, as `list` reports it (a provider whose listing failed
+    /// is among the save's failures).
+    private func listingWarnings(_ inputs: SaveInputs) -> [String] {
         var lines: [String] = []
         for (_, listing) in inputs.listings.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
             if let partial = listing.partialError {
                 lines.append("\(listing.name): stopped after page \(listing.lastPage): \(partial)")
             }
             lines += Listing.dataWarnings(listing)
-        }
-        for (name, error) in failures {
-            lines.append("\(name) failed, saved the others: \(Diagnostics.describe(error))")
         }
         return lines
     }
