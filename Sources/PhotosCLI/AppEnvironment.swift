@@ -103,7 +103,8 @@ struct AppEnvironment {
     /// The cache root: PHOTOS_CACHE_DIR, else $XDG_CACHE_HOME/photos, else ~/.cache/photos.
     var cacheRoot: URL {
         if let dir = settings["PHOTOS_CACHE_DIR"], !dir.isEmpty { return URL(fileURLWithPath: dir, isDirectory: true) }
-        if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty {
+        // The XDG spec: a relative path in these variables is invalid and ignored.
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("photos", isDirectory: true)
         }
         let home = environment["HOME"] ?? NSHomeDirectory()

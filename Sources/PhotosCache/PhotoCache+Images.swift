@@ -235,6 +235,9 @@ extension PhotoCache {
         // never kept under an image's name: a later run, `--refresh` or not, would take it for
         // the image and never ask again.
         guard ImageKind(path: path) != nil else {
+            // Gone between the size check and the sniff (another process cleared the cache):
+            // fetched again, not blamed on its host.
+            guard configuration.fileSystem.exists(atPath: path) else { return .failure(DownloadedFileRemoved.removed) }
             configuration.fileSystem.remove(atPath: path)
             return .failure(PhotosError.badData(
                 provider: URLComponents(string: url)?.host ?? "unknown host", detail: "not a JPEG, PNG, GIF or WebP image"))

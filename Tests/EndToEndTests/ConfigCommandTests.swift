@@ -101,6 +101,11 @@ import Testing
         #expect(path.stdout == config.path + "\n")
         let xdg = try await photos.run(["config", "path"], environment: ["PHOTOS_CONFIG": nil, "XDG_CONFIG_HOME": "/somewhere"])
         #expect(xdg.stdout == "/somewhere/photos/config.toml\n")
+        // A relative XDG path is invalid (the XDG spec) and ignored, as are the cache's.
+        let relative = try await photos.run(["config", "path"], environment: ["PHOTOS_CONFIG": nil, "XDG_CONFIG_HOME": "relative", "HOME": "/home/someone"])
+        #expect(relative.stdout == "/home/someone/.config/photos/config.toml\n", "\(relative.stdout)")
+        let cache = try await photos.run(["cache", "path"], environment: ["PHOTOS_CACHE_DIR": nil, "XDG_CACHE_HOME": "relative", "HOME": "/home/someone"])
+        #expect(cache.stdout == "/home/someone/.cache/photos\n", "\(cache.stdout)")
 
         let first = try await photos.run(["config", "init"], environment: ["PHOTOS_CONFIG": config.path])
         #expect(first.status == 0, "\(first.stderr)")

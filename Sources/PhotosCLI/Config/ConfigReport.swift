@@ -30,7 +30,7 @@ struct ConfigReport: Encodable {
         path = ConfigFile.location(environment: variables)
         if let value = variables["PHOTOS_CONFIG"], !value.isEmpty {
             pathSource = "environment PHOTOS_CONFIG"
-        } else if let value = variables["XDG_CONFIG_HOME"], !value.isEmpty {
+        } else if let value = variables["XDG_CONFIG_HOME"], value.hasPrefix("/") {
             pathSource = "$XDG_CONFIG_HOME"
         } else {
             pathSource = "default"
