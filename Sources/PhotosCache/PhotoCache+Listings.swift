@@ -256,17 +256,7 @@ extension PhotoCache {
                 ])
             guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM listing WHERE key = ?", arguments: [key.key]) else { return }
             try db.execute(sql: "DELETE FROM listing_photo WHERE listing_id = ?", arguments: [id])
-            let insertPhoto = try db.cachedStatement(
-                sql: """
-                    INSERT INTO photo (id, provider, raw, title, owner, thumbnail_url, image_url, width, height, page_url,
-                        taken_at, uploaded_at, tags, sizes, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT(id) DO UPDATE SET title = excluded.title, owner = excluded.owner,
-                        thumbnail_url = excluded.thumbnail_url, image_url = excluded.image_url, width = excluded.width,
-                        height = excluded.height, page_url = excluded.page_url, taken_at = excluded.taken_at,
-                        uploaded_at = excluded.uploaded_at, tags = excluded.tags, sizes = excluded.sizes,
-                        updated_at = excluded.updated_at
-                    """)
+            let insertPhoto = try db.cachedStatement(sql: Self.upsertPhoto)
             let insertLink = try db.cachedStatement(sql: "INSERT OR REPLACE INTO listing_photo (listing_id, position, photo_id) VALUES (?, ?, ?)")
             // Values bound straight to the prepared statements: GRDB's argument arrays of
             // existentials cost more than SQLite's own work for each of hundreds of rows.
@@ -274,21 +264,7 @@ extension PhotoCache {
             let linkRow = BoundStatement(insertLink, in: db)
             for (position, photo) in page.photos.enumerated() {
                 let key = photo.id.description
-                photoRow.bind(1, key)
-                photoRow.bind(2, photo.id.provider)
-                photoRow.bind(3, photo.id.raw)
-                photoRow.bind(4, photo.title)
-                photoRow.bind(5, photo.owner)
-                photoRow.bind(6, photo.thumbnailURL)
-                photoRow.bind(7, photo.imageURL)
-                photoRow.bind(8, photo.width)
-                photoRow.bind(9, photo.height)
-                photoRow.bind(10, photo.pageURL)
-                photoRow.bind(11, photo.takenAt?.timeIntervalSince1970)
-                photoRow.bind(12, photo.uploadedAt?.timeIntervalSince1970)
-                photoRow.bind(13, photo.tags.isEmpty ? nil : Self.encodeTags(photo.tags))
-                photoRow.bind(14, Self.encodeSizes(photo.sizes))
-                photoRow.bind(15, time)
+                Self.bind(photo, to: photoRow, at: time)
                 try photoRow.run()
                 linkRow.bind(1, id)
                 linkRow.bind(2, position)
@@ -493,6 +469,57 @@ extension PhotoCache {
 
     /// A photo known from a cached listing (for `show --offline`).
     /// - Throws: nothing useful to the caller: a broken index reads as "not cached".
+    /// Inserts or updates one photo (all its columns) in a store.
+    static let upsertPhoto = """
+        INSERT INTO photo (id, provider, raw, title, owner, thumbnail_url, image_url, width, height, page_url,
+            taken_at, uploaded_at, tags, sizes, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT(id) DO UPDATE SET title = excluded.title, owner = excluded.owner,
+            thumbnail_url = excluded.thumbnail_url, image_url = excluded.image_url, width = excluded.width,
+            height = excluded.height, page_url = excluded.page_url, taken_at = excluded.taken_at,
+            uploaded_at = excluded.uploaded_at, tags = excluded.tags, sizes = excluded.sizes,
+            updated_at = excluded.updated_at
+        """
+
+    /// Binds `photo`'s columns to ``upsertPhoto``.
+    static func bind(_ photo: Photo, to row: BoundStatement, at time: Double) {
+        row.bind(1, photo.id.description)
+        row.bind(2, photo.id.provider)
+        row.bind(3, photo.id.raw)
+        row.bind(4, photo.title)
+        row.bind(5, photo.owner)
+        row.bind(6, photo.thumbnailURL)
+        row.bind(7, photo.imageURL)
+        row.bind(8, photo.width)
+        row.bind(9, photo.height)
+        row.bind(10, photo.pageURL)
+        row.bind(11, photo.takenAt?.timeIntervalSince1970)
+        row.bind(12, photo.uploadedAt?.timeIntervalSince1970)
+        row.bind(13, photo.tags.isEmpty ? nil : Self.encodeTags(photo.tags))
+        row.bind(14, Self.encodeSizes(photo.sizes))
+        row.bind(15, time)
+    }
+
+    /// Keeps what a provider's detail said of a photo, its sizes above all: a later `save` of
+    /// it asks the provider nothing, and `show --offline` can name (and open) its largest image.
+    /// A failure is reported once and not thrown: the detail was had, only not kept.
+    public func remember(_ detail: PhotoDetail) {
+        var photo = detail.photo
+        if !detail.sizes.isEmpty { photo.sizes = detail.sizes }
+        if photo.tags.isEmpty { photo.tags = detail.tags }
+        guard !photo.sizes.isEmpty else { return }
+        let time = now.timeIntervalSince1970
+        do {
+            try index.write { db in
+                let row = BoundStatement(try db.cachedStatement(sql: Self.upsertPhoto), in: db)
+                Self.bind(photo, to: row, at: time)
+                try row.run()
+            }
+        } catch {
+            reportFailure("keep a photo's detail", error)
+        }
+    }
+
     public func cachedPhoto(_ id: PhotoID) -> Photo? {
         try? index.read { db in
             let lookup = BoundStatement(try db.makeStatement(sql: "SELECT \(Self.photoColumns()) FROM photo WHERE id = ?"), in: db)

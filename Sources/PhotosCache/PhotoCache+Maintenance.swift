@@ -151,7 +151,11 @@ extension PhotoCache {
         }
         try index.write { db in
             try db.execute(sql: "DELETE FROM listing WHERE last_access < ?", arguments: [time - Self.listingRetention])
-            try db.execute(sql: "DELETE FROM photo WHERE id NOT IN (SELECT photo_id FROM listing_photo)")
+            // A photo no listing holds goes with its listings, unless a detail kept it lately
+            // (``PhotoCache/remember(_:)``): those stay as long as an unused listing would.
+            try db.execute(
+                sql: "DELETE FROM photo WHERE id NOT IN (SELECT photo_id FROM listing_photo) AND updated_at < ?",
+                arguments: [time - Self.listingRetention])
             try Self.recordSweep(at: time, in: db)
         }
         return removed

@@ -242,7 +242,7 @@ import Glibc
             let run = try await photos.run(["save", "flickr:53624890009", "--to", folder.url.path, "--format", "json"])
             #expect(run.status == 0, "\(run.stderr)")
             #expect(try run.json()["saved"] as? Int == 1)
-            #expect(server.stats().requests == 2, "getInfo and getSizes only: the image came from the cache")
+            #expect(server.stats().requests == 0, "the detail show fetched was kept, and the image came from the cache")
             #expect(try Data(contentsOf: folder.appending("flickr/flickr_53624890009.jpg")) == Data(contentsOf: Self.large))
         }
     }
@@ -343,6 +343,24 @@ import Glibc
             let again = try await photos.run(arguments + ["--format", "json"])
             #expect(try again.json()["skipped"] as? Int == 12)
             #expect(FileManager.default.fileExists(atPath: folder.appending("Fixture Owner/2024-02-03-5.jpg.json").path), "a missing sidecar is written again")
+        }
+    }
+
+    @Test func aPhotoSavedByIdIsSkippedLaterWithoutAskingTheProvider() async throws {
+        try await withServer { server, photos in
+            let folder = photos.home.appendingPathComponent("by-id")
+            let first = try await photos.run(["save", "commons:22459639", "--format", "json", "--to", folder.path])
+            #expect(try first.status == 0 && first.json()["saved"] as? Int == 1, "\(first.stderr)")
+            server.resetStats()
+            let again = try await photos.run(["save", "commons:22459639", "--format", "json", "--to", folder.path])
+            #expect(try again.status == 0 && again.json()["skipped"] as? Int == 1, "\(again.stdout)")
+            #expect(server.stats().requests == 0, "the detail's sizes were kept: \(server.stats().requests) requests")
+
+            // The detail kept also serves show --offline, and the original --open fetched.
+            #expect(try await photos.run(["show", "commons:22459639", "--open"], environment: ["PHOTOS_OPENER": "/bin/true"]).status == 0)
+            let offline = try await photos.run(["show", "commons:22459639", "--offline", "--open", "--format", "json"], environment: ["PHOTOS_OPENER": "/bin/true"])
+            #expect(offline.status == 0, "\(offline.stderr)")
+            #expect(try offline.json()["image_path"] is String)
         }
     }
 

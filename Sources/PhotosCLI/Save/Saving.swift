@@ -215,9 +215,15 @@ struct Saving {
             switch input {
             case .invalid(let text, let reason):
                 results[index] = Resolved(label: text, result: .failure(SaveFailure(id: text, error: reason, kind: .input)))
-            case .photo(let photo):
+            case .photo(var photo):
                 if photo.sizes.isEmpty && (size == .original || photo.imageURL == nil) {
-                    needDetail.append((index, photo.id, photo))
+                    // The sizes an earlier detail gave (a re-run asks the provider nothing).
+                    if let cached = context.cache.cachedPhoto(photo.id), !cached.sizes.isEmpty {
+                        photo.sizes = cached.sizes
+                        results[index] = Resolved(label: photo.id.description, photo: photo, detail: nil, size: size)
+                    } else {
+                        needDetail.append((index, photo.id, photo))
+                    }
                 } else {
                     results[index] = Resolved(label: photo.id.description, photo: photo, detail: nil, size: size)
                 }
@@ -260,6 +266,7 @@ struct Saving {
         }
         do {
             let detail = try await provider.detail(id)
+            context.cache.remember(detail)
             var photo = detail.photo
             if !detail.sizes.isEmpty { photo.sizes = detail.sizes }
             if photo.sizes.isEmpty, let known { photo.sizes = known.sizes }
@@ -294,7 +301,9 @@ struct Saving {
                 group.addTask { [environment, context] in
                     guard let provider = environment.registry.make(id.provider, context: context.providers) else { return (index, nil) }
                     do {
-                        return (index, try await provider.detail(id))
+                        let detail = try await provider.detail(id)
+                        context.cache.remember(detail)
+                        return (index, detail)
                     } catch {
                         if !(error is CancellationError) {
                             Diagnostics.warning("\(id): no detail for its metadata (\(Diagnostics.describe(error))); its sidecar holds what the listing knew")

@@ -35,10 +35,11 @@ struct Showing {
         let detail: PhotoDetail
         if mode == .offline {
             guard let photo = cache.cachedPhoto(id) else { throw PhotosError.offlineNothingCached("photo \(id)") }
-            detail = PhotoDetail(photo: photo, tags: photo.tags)
+            detail = PhotoDetail(photo: photo, tags: photo.tags, sizes: photo.sizes)
         } else {
             do {
                 detail = try await provider.detail(id)
+                cache.remember(detail)
             } catch {
                 guard !(error is CancellationError), PhotoCache.allowsStaleFallback(error), let photo = cache.cachedPhoto(id) else { throw error }
                 Diagnostics.warning("\(id.provider) could not be reached, showing what the cache knows about \(id): \(PhotoCache.describe(error))")
