@@ -8,11 +8,7 @@ import Testing
 @Suite(.enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
 struct FullDiskTests {
     @Test func aFullDiskFailsThumbnailsClearlyAndLeavesNoPartialFile() async throws {
-        try await withServer { _, photos in
-            let mountPoint = photos.home.appendingPathComponent("tiny")
-            try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
-            #expect(try shell("/bin/mount", ["-t", "tmpfs", "-o", "size=200k", "tmpfs", mountPoint.path]) == 0)
-            defer { _ = try? shell("/bin/umount", [mountPoint.path]) }
+        try await withServer { _, photos in try await withTmpfs(photos, "tiny", size: "200k") { mountPoint in
             let cache = mountPoint.appendingPathComponent("cache").path
 
             let run = try await photos.run(["list", "--provider", "placeholder", "--per-page", "100"], environment: ["PHOTOS_CACHE_DIR": cache])
@@ -31,17 +27,13 @@ struct FullDiskTests {
             let open = try await photos.run(["show", "flickr:53624890009", "--open"], environment: ["PHOTOS_CACHE_DIR": cache, "PHOTOS_OPENER": "/bin/true"])
             #expect(open.status == 74, "\(open.status): \(open.stderr)")
             #expect(open.stderr.contains("No space left on device"), "\(open.stderr)")
-        }
+        } }
     }
 }
 
 extension FullDiskTests {
     @Test func aCacheFilledByItsIndexHoldsNoUnknownFileAndCanBeCleared() async throws {
-        try await withServer { _, photos in
-            let mountPoint = photos.home.appendingPathComponent("small")
-            try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
-            #expect(try shell("/bin/mount", ["-t", "tmpfs", "-o", "size=600k", "tmpfs", mountPoint.path]) == 0)
-            defer { _ = try? shell("/bin/umount", [mountPoint.path]) }
+        try await withServer { _, photos in try await withTmpfs(photos, "small", size: "600k") { mountPoint in
             let cache = mountPoint.appendingPathComponent("cache")
             let environment = ["PHOTOS_CACHE_DIR": cache.path]
 
@@ -59,11 +51,22 @@ extension FullDiskTests {
             #expect(free > 300 * 1024, "the room came back: \(free) bytes free")
             let again = try await photos.run(["list", "--provider", "placeholder", "--per-page", "3", "--format", "jsonl"], environment: environment)
             #expect(again.status == 0 && again.stdout.split(separator: "\n").count == 3, "\(again.stderr)")
-        }
+        } }
     }
 }
 
 /// Runs a program and returns its exit status.
 func shell(_ program: String, _ arguments: [String]) throws -> Int32 {
     try runProgram(program, arguments).status
+}
+
+/// Runs `body` with a tmpfs of `size` mounted at a new folder `name` of `photos`' home: a disk
+/// that fills up. Unmounted after, however `body` ends.
+func withTmpfs<T>(_ photos: PhotosBinary, _ name: String, size: String, _ body: (URL) async throws -> T) async throws -> T {
+    let mountPoint = photos.home.appendingPathComponent(name)
+    try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
+    let mounted = try shell("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", mountPoint.path])
+    #expect(mounted == 0, "mount -t tmpfs")
+    defer { _ = try? shell("/bin/umount", [mountPoint.path]) }
+    return try await body(mountPoint)
 }

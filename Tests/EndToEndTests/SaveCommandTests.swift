@@ -456,11 +456,7 @@ import Glibc
 @Suite(.enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
 struct SaveFullDiskTests {
     @Test func aFullDiskStopsTheSaveAndLeavesNoPartialFileUnderAFinalName() async throws {
-        try await withServer { _, photos in
-            let mountPoint = photos.home.appendingPathComponent("tiny")
-            try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
-            #expect(try shell("/bin/mount", ["-t", "tmpfs", "-o", "size=300k", "tmpfs", mountPoint.path]) == 0)
-            defer { _ = try? shell("/bin/umount", [mountPoint.path]) }
+        try await withServer { _, photos in try await withTmpfs(photos, "tiny", size: "300k") { mountPoint in
 
             let run = try await photos.run(
                 ["save", "--provider", "flickr", "--query", "many", "--limit", "100", "--size", "large", "--to", mountPoint.path])
@@ -484,6 +480,6 @@ struct SaveFullDiskTests {
             let failed = try #require(summary["failed"] as? [[String: Any]], "\(json.stdout)")
             #expect(!failed.isEmpty && failed.allSatisfy { ($0["error"] as? String)?.contains("No space left on device") == true }, "\(failed)")
             #expect((summary["saved"] as? Int ?? 0) + (summary["skipped"] as? Int ?? 0) + failed.count >= 1, "\(summary)")
-        }
+        } }
     }
 }
