@@ -221,9 +221,16 @@ final class CacheIndex: Sendable {
         var grdb = Configuration()
         grdb.busyMode = .timeout(configuration.busyTimeout)
         let mapsIndex = configuration.mapsIndex
+        // A new index (no file, or an empty one) is made without waiting for the disk: switching
+        // it to WAL and creating the schema would otherwise flush six times (the rollback journal,
+        // its folder, the file, the new WAL and its folder), a first run's longest wait. A crash
+        // meanwhile can only spoil an index that holds nothing yet, which the next run rebuilds.
+        var info = stat()
+        let isNew = stat(path, &info) != 0 || info.st_size == 0
         // WAL is set here rather than with GRDB's `.wal`, whose set-up stats the -wal file through
         // Foundation (a passwd/group lookup) and writes a dummy transaction on every open.
         grdb.prepareDatabase { db in
+            if isNew { try db.execute(sql: "PRAGMA synchronous = OFF") }
             // Asking first avoids the write lock a switch takes when the file is WAL already.
             var mode = try String.fetchOne(db, sql: "PRAGMA journal_mode")
             if mode?.lowercased() != "wal" {
@@ -232,7 +239,7 @@ final class CacheIndex: Sendable {
             guard mode?.lowercased() == "wal" else {
                 throw DatabaseError(resultCode: .SQLITE_ERROR, message: "could not turn on WAL (journal mode \(mode ?? "unknown"))")
             }
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            if !isNew { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
             // A page cache of 512 KB rather than SQLite's 2 MB: reads by key touch a few pages,
             // and the rest of the default only filled up with the pages a long write leaves
             // behind (a save of 1000 photos), memory the run does not read again.
@@ -245,7 +252,6 @@ final class CacheIndex: Sendable {
         }
         grdb.label = "photos-cache"
         // SQLite follows links; a link where the index belongs is refused instead.
-        var info = stat()
         if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
             throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "\(path) is a symbolic link; photos does not follow links in its cache")
         }
@@ -254,6 +260,7 @@ final class CacheIndex: Sendable {
         for file in [path, path + "-wal", path + "-shm"] { chmod(file, 0o600) }
         do {
             if try CacheSchema.migrate(queue) { madeNew.withLock { $0 = true } }
+            if isNew { try queue.inDatabase { try $0.execute(sql: "PRAGMA synchronous = NORMAL") } }
             return queue
         } catch {
             try? queue.close()

@@ -1,3 +1,4 @@
+import CurlShim
 import Foundation
 import PhotosCore
 import Synchronization
@@ -379,5 +380,16 @@ public final class CurlTransport: HTTPFetching {
         }
         guard !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0.isNewline }) else { throw .invalidURL }
         return host.lowercased()
+    }
+}
+
+extension CurlTransport {
+    /// Starts loading libcurl, its TLS library and their dependencies (some 17 M instructions)
+    /// on a thread of its own, for a command that will make a request but has other work first:
+    /// the first transport then finds it loaded. Only one load ever happens.
+    public static func loadInBackground() {
+        var thread = pthread_t()
+        guard pthread_create(&thread, nil, { _ in _ = photos_curl_global_init_once(); return nil }, nil) == 0 else { return }
+        pthread_detach(thread)
     }
 }

@@ -76,6 +76,26 @@ import Testing
         #expect(listed.page.photos == photos)
     }
 
+    /// A new index is made without flushing (nothing in it to lose), then written like any other:
+    /// WAL, flushed at checkpoints (synchronous NORMAL), in the run that made it and later ones.
+    @Test func aNewIndexIsWrittenWithTheUsualSafetyOnceMade() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let photos = Self.numberedPhotos(20, sizesEach: 1)
+        let query = ListQuery(page: 1, perPage: 20)
+        for run in ["new", "existing"] {
+            let cache = bed.cache()
+            _ = try await cache.listing(query, from: FakeProvider { _, _ in .page(photos) }, mode: .refresh)
+            #expect(try cache.index.read { try Int.fetchOne($0, sql: "PRAGMA synchronous") } == 1, "NORMAL, \(run) index")
+            #expect(try cache.index.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal", "\(run) index")
+            cache.close()
+        }
+        let reader = bed.cache()
+        defer { reader.close() }
+        #expect(try reader.index.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
+        #expect(try await reader.listing(query, from: FakeProvider { _, _ in .page([]) }, mode: .offline).page.photos == photos)
+    }
+
     @Test func anIndexOfTheVersionBeforeKeepsItsPhotosInTheRowidTable() async throws {
         let bed = try CacheBed()
         defer { bed.remove() }

@@ -103,7 +103,7 @@ extension PhotosCommand {
 
         /// Runs a listing (also for ``ListFastPath``, which reads common lines itself).
         static func run(_ request: ListingRequest) async throws {
-            try await CommandRuntime.run(command: "list", network: request.mode != .offline) { context in
+            try await CommandRuntime.run(command: "list", network: request.mode != .offline, fetchesFirst: request.mode == .refresh) { context in
                 try await Listing(context: context).run(request)
             }
         }

@@ -38,12 +38,23 @@ extension CommandRuntime {
     /// the run under `command` (for `cache stats`) and every image it downloaded, also when it
     /// was interrupted (then without evicting); the transport's thread is stopped and the index
     /// closed on every path.
+    ///
+    /// A command that will surely make a request (`fetchesFirst`, such as `--refresh`, or any
+    /// run without an index yet, which finds nothing cached) starts loading libcurl at once, on a
+    /// thread of its own, while it opens the cache: its first request then finds it loaded. Other
+    /// runs load it at their first request, if they make one: loading it alongside a run the
+    /// cache answers would slow that run (the loader maps some thirty libraries while the run
+    /// touches its own pages).
     static func run(
-        command: String, network: Bool, _ work: @escaping @Sendable (CommandContext) async throws -> Void
+        command: String, network: Bool, fetchesFirst: Bool = false,
+        _ work: @escaping @Sendable (CommandContext) async throws -> Void
     ) async throws {
         try await run { (environment: AppEnvironment) in
             let maxImageBytes = try environment.maxImageBytes()
             let cache = try environment.makeCache(mostlyReads: !network)
+            if network, fetchesFirst || access(cache.indexPath, F_OK) != 0 {
+                CurlTransport.loadInBackground()
+            }
             defer {
                 cache.close()
                 ExitTeardown.keep(cache)

@@ -59,7 +59,7 @@ extension PhotosCommand {
         func run() async throws {
             let options = Showing.Options(
                 format: format.output, open: open, preview: preview, graphics: pictures.graphics, mode: cacheOptions.mode)
-            try await CommandRuntime.run(command: "show", network: options.mode != .offline) { [id] context in
+            try await CommandRuntime.run(command: "show", network: options.mode != .offline, fetchesFirst: options.mode == .refresh) { [id] context in
                 try await Showing(context: context).run(id: id, options: options)
             }
         }
