@@ -52,7 +52,20 @@ public struct ListingKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~ "))
-    private static func encode(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    /// `text` with what is not a letter, a digit or one of `-._~ ` percent-encoded. Text that
+    /// needs no encoding (ASCII letters and digits) is returned as it is without building the
+    /// Unicode character sets, a million instructions at their first use: most of what a cached
+    /// listing spent on its key.
+    static func encode(_ text: String) -> String {
+        let plain = text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: " "):
+                true
+            default: false
+            }
+        }
+        if plain { return text }
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
 }

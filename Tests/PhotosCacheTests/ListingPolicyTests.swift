@@ -188,6 +188,22 @@ import Testing
         #expect(key.searchKey == "flickr\u{1F}q=dogs\u{1F}a=1&b=2")
     }
 
+    /// The keys of listings already in users' caches stay as they were: the encoding that skips
+    /// Foundation for plain text gives what Foundation gives, for every kind of text.
+    @Test func keyTextIsEncodedAsFoundationEncodesIt() {
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~ "))
+        var texts = ["dogs", "black cat", "a-b.c_d~e", "", "100%", "a&b=c", "a/b?c#d", "Zürich", "東京", "naïve café", "🐕 dog",
+                     "tab\there", "new\nline", "e\u{301}", "\u{1F}", "x+y", "'quoted'", "~~"]
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("abcXYZ09 -._~%&=+/?#é東🐕\u{1F}\t")
+        for _ in 0..<500 {
+            texts.append(String((0..<Int.random(in: 1...12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }))
+        }
+        for text in texts {
+            #expect(ListingKey.encode(text) == text.addingPercentEncoding(withAllowedCharacters: allowed), "\(text.debugDescription)")
+        }
+    }
+
     // MARK: Against the fixture server
 
     @Test func revalidationCostsA304WithoutABody() async throws {
