@@ -11,6 +11,16 @@ public enum ImageSizeChoice: String, Sendable, CaseIterable {
     /// About 320 px (Flickr's "Small 320").
     case small
 
+    /// Smallest first: small 0, medium 1, large 2, original 3.
+    public var rank: Int {
+        switch self {
+        case .small: return 0
+        case .medium: return 1
+        case .large: return 2
+        case .original: return 3
+        }
+    }
+
     /// The longest edge a size should at least have; nil for `original`.
     public var targetEdge: Int? {
         switch self {

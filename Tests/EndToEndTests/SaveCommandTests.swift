@@ -105,6 +105,52 @@ import Glibc
         }
     }
 
+    /// A save for a larger size into a folder an earlier save filled saves the larger files over
+    /// the smaller ones; one for a smaller size keeps the larger files and says so.
+    @Test func aLargerSizeReplacesAnEarlierSaveAndASmallerOneKeepsIt() async throws {
+        try await withServer { server, photos in
+            let folder = try TemporaryFolder("save-sizes")
+            let arguments = ["save", "--provider", "flickr", "--query", "many", "--limit", "4", "--to", folder.url.path, "--format", "json"]
+            let small = try Data(contentsOf: FixtureFiles.image("sample.jpg"))
+            let large = try Data(contentsOf: Self.large)
+            func contents() throws -> [Data] {
+                try Self.files(under: folder.url).map { try Data(contentsOf: folder.url.appendingPathComponent($0)) }
+            }
+
+            let first = try await photos.run(arguments + ["--size", "small"])
+            #expect(first.status == 0, "\(first.stderr)")
+            let names = Self.files(under: folder.url)
+            #expect(names.count == 4)
+            #expect(try contents() == Array(repeating: small, count: 4))
+
+            server.resetStats()
+            let larger = try await photos.run(arguments + ["--size", "original"])
+            #expect(larger.status == 0, "\(larger.stderr)")
+            let replaced = try larger.json()
+            #expect(replaced["saved"] as? Int == 4 && replaced["skipped"] as? Int == 0, "\(larger.stdout)")
+            #expect(Self.files(under: folder.url) == names, "the same names, no .part left")
+            #expect(try contents() == Array(repeating: large, count: 4))
+            #expect(!larger.stderr.contains("warning"), "\(larger.stderr)")
+
+            server.resetStats()
+            let smaller = try await photos.run(arguments + ["--size", "small"])
+            #expect(smaller.status == 0, "\(smaller.stderr)")
+            let kept = try smaller.json()
+            #expect(kept["saved"] as? Int == 0 && kept["skipped"] as? Int == 4, "\(smaller.stdout)")
+            #expect(try contents() == Array(repeating: large, count: 4))
+            #expect(
+                smaller.stderr.contains("warning: 4 photos were saved here earlier at a larger size than --size small, and kept"),
+                "\(smaller.stderr)")
+            #expect(server.stats().requests == 0, "the listing is cached and nothing is downloaded")
+
+            let same = try await photos.run(arguments + ["--size", "original"])
+            let unchanged = try same.json()
+            #expect(same.status == 0 && unchanged["skipped"] as? Int == 4)
+            #expect(same.stderr.isEmpty, "\(same.stderr)")
+            #expect(server.stats().requests == 0)
+        }
+    }
+
     @Test func aSaveOpensConnectionsAsItsStreamsRunOutAndOneWhenTheConfigSaysSo() async throws {
         // The latency keeps the first page's downloads in flight while the next pages and their
         // downloads come: more than a hundred transfers at once, more than one connection's

@@ -20,8 +20,9 @@ extension PhotosCommand {
                 NAME only once complete and checked (the byte count, and the bytes of a JPEG, PNG, \
                 GIF or WebP image; anything else is refused and leaves no file). Run the same \
                 command again to resume: complete files are skipped without a request, .part \
-                files continue where they stopped. An image `photos show --open` already fetched \
-                is copied from the cache.
+                files continue where they stopped. A file saved earlier for a smaller --size is \
+                saved again at this one; one saved for a larger size is kept. An image \
+                `photos show --open` already fetched is copied from the cache.
 
                 --name is a path below --to made of text and fields; every field is made into \
                 one safe file name (no /, no .., no control characters, at most 255 bytes). \

@@ -69,9 +69,12 @@ struct SaveFailure: Sendable, Encodable {
 /// An image is written to `NAME.part` and renamed to `NAME` only once its byte count and first
 /// bytes are right, so a name is never a partial or broken file; the rename carries the photo's
 /// id in an extended attribute (``ownerAttribute``), so a later run tells its own files from
-/// another photo's that happen to have the name it wants.
+/// another photo's that happen to have the name it wants, and the size it is
+/// (``sizeAttribute``), so a later run for a larger size saves that one over it.
 final class SavedFiles: Sendable {
     static let ownerAttribute = "user.photos.id"
+    /// `SIZE\nURL`: the `--size` a file was saved for, and the URL it came from.
+    static let sizeAttribute = "user.photos.size"
     static let partSuffix = ".part"
 
     let folder: URL
@@ -80,10 +83,13 @@ final class SavedFiles: Sendable {
     let http: any HTTPFetching
     let maxImageBytes: Int
     let metadata: Bool
+    /// The `--size` asked for.
+    let size: ImageSizeChoice
     private let folders = Mutex<Set<String>>([])
 
-    init(folder: URL, http: any HTTPFetching, maxImageBytes: Int, metadata: Bool) {
+    init(folder: URL, http: any HTTPFetching, maxImageBytes: Int, metadata: Bool, size: ImageSizeChoice) {
         self.folder = folder
+        self.size = size
         folderPath = folder.path.hasSuffix("/") ? String(folder.path.dropLast()) : folder.path
         self.http = http
         self.maxImageBytes = maxImageBytes
@@ -103,19 +109,32 @@ final class SavedFiles: Sendable {
     /// What is at `path`: nothing, a file of this photo (or of no known photo: a complete
     /// earlier download, or the user's own), or something it must not take (another photo's
     /// file, a folder, a link).
-    enum Existing { case none, own, taken }
+    enum Existing {
+        case none, own, taken
+        /// This photo's, saved for a smaller `--size` than this run's: saved again over it.
+        case smaller
+        /// This photo's, saved for a larger `--size`: kept, the better copy.
+        case larger
+    }
 
+    /// What is at `path` for photo `id`, whose chosen size this run is at `url`.
     ///
     /// A file marked as this photo's that no longer starts like an image (emptied by a power cut
     /// after its rename: files are not fsynced one by one) is `none`, so it is saved again.
-    func existing(_ path: String, id: PhotoID) -> Existing {
+    func existing(_ path: String, id: PhotoID, url: String) -> Existing {
         let file = filePath(path)
         var info = stat()
         guard lstat(file, &info) == 0 else { return .none }
         guard (info.st_mode & S_IFMT) == S_IFREG else { return .taken }
         guard let owner = ExtendedAttribute.get(Self.ownerAttribute, path: file) else { return .own }
         guard owner == id.description else { return .taken }
-        return Self.startsLikeAnImage(file) ? .own : .none
+        guard Self.startsLikeAnImage(file) else { return .none }
+        // Saved by a version that did not record sizes, or from the very URL this run would
+        // fetch (a provider with one size answers every --size with it): nothing to change.
+        guard let recorded = ExtendedAttribute.get(Self.sizeAttribute, path: file)?.split(separator: "\n", maxSplits: 1),
+            recorded.count == 2, let earlier = ImageSizeChoice(rawValue: String(recorded[0])), recorded[1] != url
+        else { return .own }
+        return earlier.rank < size.rank ? .smaller : earlier.rank > size.rank ? .larger : .own
     }
 
     /// Whether the file at `path` starts with an image's bytes (its first 12 bytes read).
@@ -199,6 +218,7 @@ final class SavedFiles: Sendable {
             return .failed("not a JPEG, PNG, GIF or WebP image\(what); nothing was saved", .badData)
         }
         ExtendedAttribute.set(Self.ownerAttribute, item.photo.id.description, path: part)
+        ExtendedAttribute.set(Self.sizeAttribute, "\(self.size.rawValue)\n\(item.url)", path: part)
         guard rename(part, final) == 0 else {
             return Self.fileSystemOutcome(errno, path: final)
         }

@@ -44,7 +44,8 @@ struct Saving {
         defer { folderLock?.release() }
         let inputs = SaveInputs(context: context)
         let lanes = try inputs.lanes(for: request.source)
-        let files = SavedFiles(folder: folder, http: context.http, maxImageBytes: context.maxImageBytes, metadata: request.metadata)
+        let files = SavedFiles(
+            folder: folder, http: context.http, maxImageBytes: context.maxImageBytes, metadata: request.metadata, size: request.size)
         var report = SaveReport(started: .now)
         let expected = lanes.reduce(0) { $0 + ($1.expected ?? 0) }
         var total = expected
@@ -52,6 +53,8 @@ struct Saving {
 
         var laneFailures: [(String, any Error)] = []
         var fatal: String?
+        /// Files saved here earlier for a larger `--size`, kept in place of this run's size.
+        var keptLarger = 0
         await withTaskGroup(of: Void.self) { producers in
             for lane in lanes {
                 producers.addTask { await lane.produce(lane.channel) }
@@ -132,11 +135,13 @@ struct Saving {
                         let components = request.template.render(NameFields(photo: item.photo, imageURL: item.url), reserve: 5)
                         var state = SavedFiles.Existing.none
                         let id = item.photo.id
+                        let url = item.url
                         item.path = assigner.assign(components) { path in
-                            state = files.existing(path, id: id)
+                            state = files.existing(path, id: id, url: url)
                             return state == .taken
                         }
-                        if state == .own {
+                        if state == .larger { keptLarger += 1 }
+                        if state == .own || state == .larger {
                             if files.needsSidecar(item) {
                                 sidecarsOnly.append((resolved.label, order, item))
                             } else {
@@ -186,6 +191,12 @@ struct Saving {
         if report.cancelled { throw CancellationError() }
 
         for warning in listingWarnings(inputs) { Diagnostics.warning(warning) }
+        if keptLarger > 0 {
+            let photos = keptLarger == 1 ? "1 photo was" : "\(keptLarger) photos were"
+            Diagnostics.warning(
+                "\(photos) saved here earlier at a larger size than --size \(request.size.rawValue), and kept; "
+                    + "to have this size too, save into another folder (--to)")
+        }
         if let fatal {
             try? printSummary(report, format: request.format, folder: folder)
             throw OutputError.failed("\(fatal); \(report.saved) saved, run the same command again when there is room")
