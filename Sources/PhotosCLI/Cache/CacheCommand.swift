@@ -21,7 +21,7 @@ extension PhotosCommand {
                   photos cache stats
                   photos cache stats --format json
                   photos cache clear --provider flickr
-                  photos cache prune
+                  photos cache prune --format json
                   du -sh "$(photos cache path)"
                 """,
             subcommands: [Stats.self, Clear.self, Prune.self, Path.self]
@@ -88,14 +88,24 @@ extension PhotosCommand {
                 completion: Completions.providerNames)
             var provider: String?
 
+            @Option(help: ArgumentHelp(
+                "What was removed, as a sentence on stderr (table) or as JSON on stdout: {\"provider\",\"images\",\"image_bytes\"}.",
+                valueName: "format"))
+            var format: StatsFormat = .table
+
             func run() async throws {
                 let provider = provider?.lowercased()
+                let format = format
                 try await CommandRuntime.run(command: "cache clear", network: false) { context in
                     let names = context.environment.registry.names
                     if let provider, !names.contains(provider) {
                         throw PhotosError.usage("unknown provider \(TerminalText.quoted(provider)); choose from \(names.joined(separator: ", "))")
                     }
                     let removed = try CacheCommandError.wrap(root: context.cache.root.path) { try context.cache.clear(provider: provider) }
+                    if format == .json {
+                        try Output.write(try JSONOutput.encode(CacheClearJSON(provider: provider, images: removed.images, imageBytes: removed.bytes), pretty: true) + "\n")
+                        return
+                    }
                     Diagnostics.note("Removed \(removed.images) images (\(ByteText.format(removed.bytes)))"
                         + (provider.map { " and the listings of \($0)" } ?? " and every listing") + ".")
                 }
@@ -107,10 +117,20 @@ extension PhotosCommand {
                 commandName: "prune",
                 abstract: "Evict now: down to 90% of the size cap, and remove orphaned temp files.")
 
+            @Option(help: ArgumentHelp(
+                "What was removed, as a sentence on stderr (table) or as JSON on stdout: {\"evicted_images\",\"evicted_bytes\",\"removed_orphans\",\"total_bytes\",\"max_bytes\"}.",
+                valueName: "format"))
+            var format: StatsFormat = .table
+
             func run() async throws {
+                let format = format
                 try await CommandRuntime.run(command: "cache prune", network: false) { context in
                     let cache = context.cache
                     let report = try CacheCommandError.wrap(root: cache.root.path) { try cache.evict(wait: true, sweep: true) }
+                    if format == .json {
+                        try Output.write(try JSONOutput.encode(CachePruneJSON(report, maxBytes: cache.configuration.maxSizeBytes), pretty: true) + "\n")
+                        return
+                    }
                     Diagnostics.note(
                         "Evicted \(report.evictedImages) images (\(ByteText.format(report.evictedBytes))), removed \(report.removedOrphans) "
                             + "orphaned files; the cache holds \(ByteText.format(report.bytesAfter)) of \(ByteText.format(cache.configuration.maxSizeBytes)).")

@@ -53,3 +53,45 @@ struct CacheStatsJSON: Encodable {
         try container.encode(stats.providers.map(ProviderJSON.init), forKey: .providers)
     }
 }
+
+/// `cache clear --format json`: what was removed.
+struct CacheClearJSON: Encodable {
+    /// The one provider cleared; nil (null) for the whole cache.
+    var provider: String?
+    var images: Int
+    var imageBytes: Int64
+
+    enum CodingKeys: String, CodingKey { case provider, images, imageBytes = "image_bytes" }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(provider, forKey: .provider)
+        try container.encode(images, forKey: .images)
+        try container.encode(imageBytes, forKey: .imageBytes)
+    }
+}
+
+/// `cache prune --format json`: what was evicted and removed, and the size left.
+struct CachePruneJSON: Encodable {
+    var report: EvictionReport
+    var maxBytes: Int64
+
+    init(_ report: EvictionReport, maxBytes: Int64) {
+        self.report = report
+        self.maxBytes = maxBytes
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case evictedImages = "evicted_images", evictedBytes = "evicted_bytes", removedOrphans = "removed_orphans"
+        case totalBytes = "total_bytes", maxBytes = "max_bytes"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(report.evictedImages, forKey: .evictedImages)
+        try container.encode(report.evictedBytes, forKey: .evictedBytes)
+        try container.encode(report.removedOrphans, forKey: .removedOrphans)
+        try container.encode(report.bytesAfter, forKey: .totalBytes)
+        try container.encode(maxBytes, forKey: .maxBytes)
+    }
+}
