@@ -154,8 +154,15 @@ extension PhotoCache {
             }
             await http.downloadAll(items) { [self, mine] index, result in
                 let item = mine[index]
-                let outcome = result.flatMap { response in
-                    recordDownload(item.url, provider: item.provider, relative: relatives[index], at: items[index].path, response: response)
+                let outcome: Result<URL, any Error>
+                if case .failure(let error) = result, folderWasRemoved(error, path: items[index].path) {
+                    // Another process cleared the cache while this batch ran: its folder is made
+                    // again and the image fetched again below, not failed.
+                    outcome = .failure(DownloadedFileRemoved.removed)
+                } else {
+                    outcome = result.flatMap { response in
+                        recordDownload(item.url, provider: item.provider, relative: relatives[index], at: items[index].path, response: response)
+                    }
                 }
                 outcomes.withLock { $0[index] = outcome }
                 // Waiters of another caller learn it now; a file removed under us is fetched
@@ -221,6 +228,13 @@ extension PhotoCache {
     }
 
     private enum DownloadedFileRemoved: Error { case removed }
+
+    /// Whether `error` is the transport failing to write the file at `path` because its folder
+    /// is gone.
+    private func folderWasRemoved(_ error: any Error, path: String) -> Bool {
+        guard case TransportError.fileSystem = error, let slash = path.lastIndex(of: "/") else { return false }
+        return !configuration.fileSystem.exists(atPath: String(path[..<slash]))
+    }
 
     /// Checks and records a download that ended with `response`: the file and its size go to
     /// memory and, at the end of the command, to the index.

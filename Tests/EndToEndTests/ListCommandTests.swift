@@ -1,6 +1,7 @@
 import FixtureServerKit
 import Foundation
 import PhotosTestSupport
+import Synchronization
 import Testing
 
 /// `photos list` end to end: the built binary against the fixture server over TLS and HTTP/2.
@@ -285,6 +286,31 @@ import Testing
             #expect(warnings.count == 1)
             #expect(warnings.first?.contains("live.staticflickr.com") == true)
             #expect(run.stderr.contains("warning: flickr: 1 record could not be read and was skipped"), "the ../ id")
+        }
+    }
+
+    /// Another process clears the cache (`photos cache clear`) while a listing's thumbnails
+    /// download: the images folder goes from under them. They are fetched again, not failed.
+    @Test func thumbnailsStillArriveWhenTheCacheIsClearedMeanwhile() async throws {
+        let images = Mutex<String?>(nil)
+        let clearing: FixtureRouteHandler = { request in
+            guard request.path.hasSuffix("_q.jpg"), let folder = images.withLock({ folder in defer { folder = nil }; return folder }) else { return nil }
+            try? FileManager.default.removeItem(atPath: folder)
+            return nil
+        }
+        try await withServer(FixtureServerConfiguration(routes: [clearing])) { _, photos in
+            images.withLock { $0 = photos.cacheFolder.appendingPathComponent("images").path }
+            let run = try await photos.run(["list", "--provider", "flickr", "--query", "many", "--per-page", "60", "--format", "jsonl"])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(images.withLock { $0 } == nil, "the folder was removed during the run")
+            #expect(!run.stderr.contains("thumbnails could not be fetched"), "\(run.stderr)")
+            let lines = run.stdout.split(separator: "\n")
+            #expect(lines.count == 60)
+            for line in lines {
+                let photo = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                let path = try #require(photo["thumbnail_path"] as? String, "\(line)")
+                #expect(FileManager.default.fileExists(atPath: path), "\(path)")
+            }
         }
     }
 
