@@ -30,8 +30,8 @@ public struct PhotosCommand: AsyncParsableCommand {
             Exit codes: 0 ok, 64 wrong usage, 65 bad data from a provider (or a "photo" that \
             is not an image), 69 provider unreachable or unavailable (or offline with nothing \
             cached), 74 output could not be written, 75 save finished with some downloads \
-            failed, 77 bad or missing API key, 130 interrupted (Ctrl-C), 143 terminated \
-            (SIGTERM), 129 hung up (SIGHUP).
+            failed, 77 bad or missing API key, 129 hung up (SIGHUP), 130 interrupted \
+            (Ctrl-C), 143 terminated (SIGTERM).
             """,
         version: PhotosVersion.current,
         subcommands: [List.self, Show.self, Save.self, Browse.self, Providers.self, Cache.self, Config.self]

@@ -289,6 +289,18 @@ import Testing
         }
     }
 
+    /// A page past the end of a search that has photos says so, and how many pages there are,
+    /// rather than that nothing matches.
+    @Test func aPagePastTheEndSaysWhereTheEndIs() async throws {
+        try await withServer { _, photos in
+            let past = try await photos.run(["list", "--provider", "flickr", "--query", "dogs", "--page", "5", "--per-page", "7"])
+            #expect(past.status == 0 && past.stdout.isEmpty)
+            #expect(past.stderr.contains("Page 5 is past the end: 28 photos make 4 pages of 7."), "\(past.stderr)")
+            let none = try await photos.run(["list", "--provider", "flickr", "--query", "nothingatall"])
+            #expect(none.status == 0 && none.stderr.contains("No photos match \"nothingatall\"."), "\(none.stderr)")
+        }
+    }
+
     /// Another process clears the cache (`photos cache clear`) while a listing's thumbnails
     /// download: the images folder goes from under them. They are fetched again, not failed.
     @Test func thumbnailsStillArriveWhenTheCacheIsClearedMeanwhile() async throws {

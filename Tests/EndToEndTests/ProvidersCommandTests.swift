@@ -81,6 +81,12 @@ import Testing
             #expect(unknown.status == 64)
             #expect(unknown.stderr.contains("placeholder has no filter 'colour'; it knows album"))
 
+            // Without --provider: placeholder, listed only when named, is the one that has it.
+            let unnamed = try await photos.run(["list", "--album", "3"])
+            #expect(unnamed.status == 64)
+            #expect(unnamed.stderr == "photos: error: no provider listed by default has the filter album; placeholder has it: name it, as in --provider placeholder\n",
+                "the error alone, without a note per provider skipped: \(unnamed.stderr)")
+
             let badValue = try await photos.run(["list", "--provider", "flickr", "--query", "dogs", "--filter", "sort=newest"])
             #expect(badValue.status == 64 && badValue.stderr.contains("sort takes one of"))
 

@@ -53,7 +53,7 @@ extension Listing {
             printNextPageHint(listings: listings, request: request)
         case .table, .grid:
             guard !photos.isEmpty else {
-                Diagnostics.note(request.text.map { "No photos match \"\(TerminalText.fit($0, width: 80))\"." } ?? "No photos.")
+                Diagnostics.note(Self.nothingShown(listings: listings, request: request))
                 return
             }
             var table = Table(columns: [
@@ -68,6 +68,23 @@ extension Listing {
             try Output.write(bytes: table.renderBytes(width: environment.terminalWidth))
             printNextPageHint(listings: listings, request: request)
         }
+    }
+
+    /// What an empty table or grid says: nothing matched, or the page asked for is past the end
+    /// of what did.
+    static func nothingShown(listings: [ProviderListing], request: ListingRequest) -> String {
+        let totals = listings.compactMap(\.total)
+        let total = totals.reduce(0) { $0.addingSaturating($1) }
+        guard request.page > 1, totals.count == listings.count, total > 0 else {
+            return request.text.map { "No photos match \"\(TerminalText.fit($0, width: 80))\"." } ?? "No photos."
+        }
+        let photos = total == 1 ? "1 photo" : "\(total) photos"
+        let perPage = Set(listings.map(\.perPage))
+        guard listings.count == 1, let size = perPage.first, size > 0 else {
+            return "Page \(request.page) is past the end: there are \(photos) in all."
+        }
+        let pages = total / size + (total % size == 0 ? 0 : 1)
+        return "Page \(request.page) is past the end: \(photos) make \(pages == 1 ? "1 page" : "\(pages) pages") of \(size)."
     }
 
     /// One line on stderr after a table or grid: how many were shown, whether they came from the

@@ -51,6 +51,8 @@ struct ProviderSelection {
 
         var understood: [String] = []
         var refused: (any Error)?
+        // Said only when some provider lists: an error says it all otherwise.
+        var skipped: [String] = []
         for name in names {
             guard let descriptor = registry.descriptor(name) else { continue }
             if let unknown = filters.first(where: { descriptor.filter(named: $0.key) == nil }) {
@@ -58,7 +60,7 @@ struct ProviderSelection {
                 if !chosenByPhotos {
                     throw PhotosError.usage("\(name) has no filter \(TerminalText.quoted(unknown.key)); \(knows)")
                 }
-                Diagnostics.note("note: \(name) skipped: it has no filter \(TerminalText.quoted(unknown.key))")
+                skipped.append("note: \(name) skipped: it has no filter \(TerminalText.quoted(unknown.key))")
                 continue
             }
             do {
@@ -69,7 +71,7 @@ struct ProviderSelection {
                 // A value one provider's filter refuses (sort orders differ between providers):
                 // skipped like a filter it lacks, when photos chose the providers.
                 guard chosenByPhotos else { throw error }
-                Diagnostics.note("note: \(name) skipped: \(Diagnostics.describe(error))")
+                skipped.append("note: \(name) skipped: \(Diagnostics.describe(error))")
                 refused = refused ?? error
                 continue
             }
@@ -78,10 +80,20 @@ struct ProviderSelection {
         if understood.isEmpty, let refused { throw refused }
         guard !understood.isEmpty else {
             let keys = Set(filters.map(\.key)).sorted().joined(separator: ", ")
+            // Providers photos did not choose (those used only when named) that have them all.
+            let others = registry.descriptors.filter { descriptor in
+                !names.contains(descriptor.name) && filters.allSatisfy { descriptor.filter(named: $0.key) != nil }
+            }.map(\.name)
+            if !others.isEmpty {
+                let which = others.count == 1 ? "\(others[0]) has it" : "\(others.joined(separator: " and ")) have it"
+                throw PhotosError.usage(
+                    "no provider listed by default has the filter \(keys); \(which): name it, as in --provider \(others[0])")
+            }
             let offers = registry.descriptors.filter { !$0.filters.isEmpty }
                 .map { "\($0.name): \($0.filters.map(\.name).joined(separator: ", "))" }.joined(separator: "; ")
             throw PhotosError.usage("no provider has the filter \(keys); filters by provider: \(offers)")
         }
+        for note in skipped { Diagnostics.note(note) }
         return understood
     }
 
