@@ -25,7 +25,8 @@ enum FlickrError {
             return .authentication(
                 provider: provider,
                 detail: "Flickr refused the API key (error 100: Invalid API Key). "
-                    + "Set FLICKR_API_KEY or api_key under [flickr] in the config file"
+                    + "Check the key in FLICKR_API_KEY or api_key under [flickr] in the config file "
+                    + "(photos config show says which one is used)"
             )
         case (1, let photo?):
             return .notFound(photo)

@@ -194,6 +194,8 @@ import Glibc
             kill(running.process.processIdentifier, SIGINT)
             let interrupted = try await running.finish()
             #expect(interrupted.status == 130, "\(interrupted.stderr)")
+            #expect(interrupted.stderr.contains("Stopped: 0 saved before the stop; run the same command again to resume"), "\(interrupted.stderr)")
+            #expect(interrupted.stderr.hasSuffix("photos: error: interrupted\n"), "\(interrupted.stderr)")
             #expect(partBytes() == Array(repeating: 30_000, count: 6), "every .part is kept for the resume")
             #expect(Self.files(under: folder.url).allSatisfy { $0.hasSuffix(".part") }, "nothing half-written under a final name")
 
@@ -322,6 +324,24 @@ import Glibc
             #expect(failed.map { $0["id"] } == ["{\"broken json", "not an id"])
             #expect(Self.files(under: folder.appending("piped")).count == 21)
             #expect(server.stats().requests == 20 + 2 + 1, "20 images; getInfo and getSizes for the bare id and its image; no request per listed photo")
+        }
+    }
+
+    /// The table `photos list` prints into a pipe is read by its first column.
+    @Test func photosListTableOnStdinIsSaved() async throws {
+        try await withServer { _, photos in
+            let folder = try TemporaryFolder("save-table")
+            let shell = try runProgram(
+                "/bin/sh",
+                [
+                    "-c", "\"$0\" list --provider flickr --query many --per-page 5 | \"$0\" save - --to \"$1\" --size small --format json",
+                    PhotosBinary.executable.path, folder.appending("piped").path,
+                ],
+                environment: photos.environment)
+            #expect(shell.status == 0, "\(shell.stderr)")
+            let summary = try #require(try JSONSerialization.jsonObject(with: Data(shell.stdout.utf8)) as? [String: Any])
+            #expect(summary["saved"] as? Int == 5 && (summary["failed"] as? [Any])?.isEmpty == true, "\(shell.stdout)")
+            #expect(Self.files(under: folder.appending("piped")).count == 5)
         }
     }
 

@@ -25,6 +25,11 @@ struct SaveInputTests {
         }
         #expect(id.description == "flickr:53624890009")
         #expect(SaveInputs.parseInputs("   ").isEmpty, "blank lines are skipped")
+        #expect(SaveInputs.parseInputs("# the dogs of Tuesday").isEmpty, "comments are skipped")
+        // The table of photos list: its header is passed over, each row is its id.
+        #expect(SaveInputs.parseInputs("ID                  TITLE                      OWNER          SIZE").isEmpty)
+        #expect(SaveInputs.parseInputs("flickr:53624890009  Rex at Playa de la Concha  Andrea Ruiz    1024×768").map(\.label) == ["flickr:53624890009"])
+        #expect(SaveInputs.parseInputs("placeholder:17\tthe one with the boat").map(\.label) == ["placeholder:17"])
         guard case .invalid = try input("dogs.jpg") else {
             Issue.record("not an id")
             return

@@ -268,7 +268,7 @@ import Testing
             error
                 == .authentication(
                     provider: "flickr",
-                    detail: "Flickr refused the API key (error 100: Invalid API Key). Set FLICKR_API_KEY or api_key under [flickr] in the config file"
+                    detail: "Flickr refused the API key (error 100: Invalid API Key). Check the key in FLICKR_API_KEY or api_key under [flickr] in the config file (photos config show says which one is used)"
                 ))
         #expect(!String(describing: error!).contains("bad-key"))
     }

@@ -11,8 +11,9 @@ extension PhotosCommand {
             commandName: "save",
             abstract: "Download full images: of photos by id, from stdin, or of a whole search.",
             discussion: """
-                Photos come from ids (provider:id), from - (ids or `photos list --format jsonl` \
-                lines on stdin), or, without either, from a listing with the same options as \
+                Photos come from ids (provider:id), from - (stdin: ids one per line, the \
+                output of `photos list --format jsonl` or json, or its table, read by its first \
+                column; # starts a comment), or, without either, from a listing with the same options as \
                 photos list (--provider, --query, --album, --filter, --limit, --all): pages are \
                 walked as needed and downloads start while the next page is fetched.
 

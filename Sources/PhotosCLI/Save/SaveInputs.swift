@@ -136,11 +136,18 @@ final class SaveInputs: Sendable {
     /// object as `photos list --format jsonl` and `photos show --format json` print it, or the
     /// whole document of `photos list --format json`, whose photos it names in order; nothing
     /// for a blank line.
+    ///
+    /// A line that is not JSON is read by its first word, so that the table of `photos list`
+    /// (whose first column is the id; its header line is passed over) and ids followed by notes
+    /// work too; a line starting with `#` is a comment.
     static func parseInputs(_ line: String) -> [SaveInput] {
         let text = line.trimmingCharacters(in: .whitespaces)
-        guard !text.isEmpty else { return [] }
+        guard !text.isEmpty, !text.hasPrefix("#") else { return [] }
         guard text.hasPrefix("{") else {
-            guard let id = PhotoID(text) else {
+            let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            let first = words.first.map(String.init) ?? text
+            guard let id = PhotoID(first) else {
+                if first == "ID", words.dropFirst().first == "TITLE" { return [] }  // the table's header
                 return [.invalid(excerpt(text), reason: "not a photo id (provider:id) or a photo object of photos list --format jsonl")]
             }
             return [.id(id, described: nil)]

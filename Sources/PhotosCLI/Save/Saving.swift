@@ -187,8 +187,13 @@ struct Saving {
         }
         progress.finish()
         report.failures.sort { $0.order < $1.order }
-        try Task.checkCancellation()
-        if report.cancelled { throw CancellationError() }
+        if Task.isCancelled || report.cancelled {
+            // What the next run will find: the files saved are skipped, the .part files continue.
+            var done = "\(report.saved) saved"
+            if report.skipped > 0 { done += ", \(report.skipped) already there" }
+            Diagnostics.note("Stopped: \(done) before the stop; run the same command again to resume (files saved are skipped, .part files continue).")
+            throw CancellationError()
+        }
 
         for warning in listingWarnings(inputs) { Diagnostics.warning(warning) }
         if keptLarger > 0 {
