@@ -96,6 +96,27 @@ import Testing
         }
     }
 
+    /// PHOTOS_OPENER may give the viewer options, as `feh --fullscreen`: split at spaces, never
+    /// through a shell, the file last.
+    @Test func theOpenerMayCarryOptions() async throws {
+        try await withServer { _, photos in
+            let record = photos.home.appendingPathComponent("arguments.txt")
+            let opener = photos.home.appendingPathComponent("viewer")
+            try "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(record.path)'\n".write(to: opener, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
+
+            let run = try await photos.run(
+                ["show", "placeholder:2", "--open", "--format", "json"], environment: ["PHOTOS_OPENER": "\(opener.path) --fullscreen  $HOME;x"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let arguments = try String(contentsOf: record, encoding: .utf8).split(separator: "\n").map(String.init)
+            let image = try #require(try run.json()["image_path"] as? String)
+            #expect(arguments == ["--fullscreen", "$HOME;x", image], "no shell: words as written, the file last")
+
+            let missing = try await photos.run(["show", "placeholder:2", "--open"], environment: ["PHOTOS_OPENER": "no-such-viewer --fullscreen"])
+            #expect(missing.status == 69 && missing.stderr.contains("no program 'no-such-viewer' to open the image with"), "\(missing.stderr)")
+        }
+    }
+
     @Test func withoutAnOpenerTheErrorNamesTheDownloadedFile() async throws {
         try await withServer { _, photos in
             let run = try await photos.run(["show", "flickr:53624890009", "--open"], environment: ["PHOTOS_OPENER": "no-such-viewer-\(UUID().uuidString)"])

@@ -17,8 +17,9 @@ extension PhotosCommand {
                 ID is provider:id, as `photos list` prints it.
 
                 --open downloads the largest allowed size into the cache and runs PHOTOS_OPENER \
-                (default: xdg-open on Linux, open on macOS) with the file's path as its only \
-                argument (never through a shell).
+                (default: xdg-open on Linux, open on macOS) with the file's path as its last \
+                argument, never through a shell: PHOTOS_OPENER is a program, or a program and \
+                its options split at spaces (PHOTOS_OPENER="feh --fullscreen").
 
                 Details always come from the provider; with --offline (or when the provider \
                 cannot be reached) photos shows what a cached listing knows about the photo.

@@ -204,7 +204,8 @@ struct Showing {
     }
 
     /// The viewer (PHOTOS_OPENER, else xdg-open or open) set up to open `file`, not yet started:
-    /// the path is its only argument, never passed through a shell.
+    /// the path is its last argument, never passed through a shell. PHOTOS_OPENER names a
+    /// program, or a program and its options split at spaces (`feh --fullscreen`).
     /// - Throws: `PhotosError.unavailable` when the program cannot be found.
     func opener(for file: URL) throws -> Process {
         let opener = environment.settings["PHOTOS_OPENER"] ?? {
@@ -214,14 +215,24 @@ struct Showing {
             return "xdg-open"
             #endif
         }()
-        guard let executable = Self.findExecutable(opener, path: environment.environment["PATH"] ?? "/usr/bin:/bin") else {
+        let path = environment.environment["PATH"] ?? "/usr/bin:/bin"
+        // The whole value first: a program whose path holds spaces.
+        var options: [String] = []
+        var executable = Self.findExecutable(opener, path: path)
+        let words = opener.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        if executable == nil, words.count > 1, let program = Self.findExecutable(words[0], path: path) {
+            executable = program
+            options = Array(words.dropFirst())
+        }
+        guard let executable else {
+            let name = words.count > 1 && !opener.hasPrefix("/") ? words[0] : opener
             throw PhotosError.unavailable(
                 provider: "opener",
-                detail: "no program '\(opener)' to open the image with; the image is at \(file.path) (set PHOTOS_OPENER to a viewer)")
+                detail: "no program \(TerminalText.quoted(name)) to open the image with; the image is at \(file.path) (set PHOTOS_OPENER to a viewer)")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = [file.path]
+        process.arguments = options + [file.path]
         // What a viewer prints is not photos' data: stdout stays the table or JSON it asked for.
         process.standardOutput = FileHandle.standardError
         return process
