@@ -79,15 +79,21 @@ struct AppEnvironment {
         return keys
     }
 
+    /// - Parameter lenient: a config file with mistakes is read for what it holds right, its
+    ///   mistakes in `config.problems` (and one that is no TOML at all read as empty), instead of
+    ///   failing: for `photos config show`, which is where a user looks for them.
     static func load(
-        environment: [String: String] = ProcessEnvironment.current(), registry: ProviderRegistry = .standard
+        environment: [String: String] = ProcessEnvironment.current(), registry: ProviderRegistry = .standard, lenient: Bool = false
     ) throws -> AppEnvironment {
         let path = ConfigFile.location(environment: environment)
-        let config: ConfigFile
+        var config: ConfigFile
         do {
-            config = try ConfigFile.load(path: path, schema: ConfigSchema(registry: registry))
+            config = try ConfigFile.load(path: path, schema: ConfigSchema(registry: registry), lenient: lenient)
         } catch let error as ConfigFile.ParseError {
-            throw PhotosError.usage("config file \(error.description)")
+            guard lenient else { throw PhotosError.usage("config file \(error.description)") }
+            config = ConfigFile()
+            config.problems = [error]
+            config.unparsed = true
         }
         let configKeys = configKeys(registry)
         var settings: [String: String] = [:]

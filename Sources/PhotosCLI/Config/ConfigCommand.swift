@@ -43,7 +43,14 @@ extension PhotosCommand {
 
             func run() async throws {
                 let format = format
-                try await CommandRuntime.run { environment in
+                try await CommandRuntime.run {
+                    // The file's mistakes are said, and the settings shown without them: this is
+                    // where a user looks for what is wrong.
+                    let environment = try AppEnvironment.load(lenient: true)
+                    let left = environment.config.unparsed ? "the whole file is left out below" : "that setting is left out below"
+                    for mistake in environment.config.problems {
+                        Diagnostics.warning("config file \(mistake.description); \(left), and other commands refuse to run until it is fixed")
+                    }
                     let report = ConfigReport(environment: environment)
                     // A value the commands would refuse is shown as it is, and said here rather
                     // than at the next command that needs it.

@@ -20,8 +20,12 @@ struct ConfigFile: Equatable {
     var values: [String: String] = [:]
     /// The line each value is on, by `section.key`.
     var lines: [String: Int] = [:]
+    /// What a lenient read passed over (``parse(_:path:schema:lenient:)``); empty otherwise.
+    var problems: [ParseError] = []
+    /// Whether a lenient read found no TOML it could parse (the one problem says where).
+    var unparsed = false
 
-    struct ParseError: Error, CustomStringConvertible {
+    struct ParseError: Error, CustomStringConvertible, Equatable {
         let path: String
         let line: Int
         let reason: String
@@ -45,7 +49,7 @@ struct ConfigFile: Equatable {
     /// The largest config file read: far more than any set of settings takes.
     static let maxBytes = 1 << 20
 
-    static func load(path: String, schema: @autoclosure () -> ConfigSchema? = nil) throws -> ConfigFile {
+    static func load(path: String, schema: @autoclosure () -> ConfigSchema? = nil, lenient: Bool = false) throws -> ConfigFile {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return ConfigFile() }
         guard !isFolder.boolValue else { throw ParseError(path: path, line: 0, reason: "is a folder, not a file") }
@@ -83,10 +87,13 @@ struct ConfigFile: Equatable {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ParseError(path: path, line: 0, reason: "is not UTF-8 text")
         }
-        return try parse(text, path: path, schema: schema())
+        return try parse(text, path: path, schema: schema(), lenient: lenient)
     }
 
-    static func parse(_ text: String, path: String = "config", schema: ConfigSchema? = nil) throws -> ConfigFile {
+    /// - Parameter lenient: a key the schema does not know or a value of the wrong type is
+    ///   passed over and noted in ``problems`` rather than thrown (`photos config show`, which
+    ///   shows the rest); TOML that cannot be parsed still throws.
+    static func parse(_ text: String, path: String = "config", schema: ConfigSchema? = nil, lenient: Bool = false) throws -> ConfigFile {
         let locations = TOMLKeyLines(text)
         if let mistake = locations.mistake {
             throw ParseError(path: path, line: mistake.line, reason: mistake.reason)
@@ -97,7 +104,7 @@ struct ConfigFile: Equatable {
         } catch let error as TOMLParseError {
             throw ParseError(path: path, line: error.source.begin.line, reason: error.description)
         }
-        var reader = Reader(path: path, schema: schema, locations: locations)
+        var reader = Reader(path: path, schema: schema, locations: locations, lenient: lenient)
         try reader.read(table, at: [])
         return reader.config
     }
@@ -107,18 +114,26 @@ struct ConfigFile: Equatable {
         let path: String
         let schema: ConfigSchema?
         let locations: TOMLKeyLines
+        let lenient: Bool
         var config = ConfigFile()
+
+        /// Throws `problem`, or when lenient notes it (the caller then passes the key over).
+        mutating func refuse(_ problem: ParseError) throws {
+            guard lenient else { throw problem }
+            config.problems.append(problem)
+        }
 
         mutating func read(_ table: TOMLTable, at prefix: [String]) throws {
             if let schema, prefix.count == 1, table.isEmpty, !schema.sections.contains(prefix[0]) {
-                throw error(at: prefix, "unknown table [\(prefix[0])]; \(knownSections(schema))")
+                return try refuse(error(at: prefix, "unknown table [\(prefix[0])]; \(knownSections(schema))"))
             }
             for key in table.keys.sorted() {
                 guard let value = table[key] else { continue }
                 let path = prefix + [key]
                 if value.type == .table, let inner = value.table {
                     if let schema, let setting = schema.setting(path.joined(separator: ".")) {
-                        throw error(at: path, "\(setting.displayKey) must be \(setting.kind.typeName), not a table")
+                        try refuse(error(at: path, "\(setting.displayKey) must be \(setting.kind.typeName), not a table"))
+                        continue
                     }
                     try read(inner, at: path)
                 } else {
@@ -135,19 +150,19 @@ struct ConfigFile: Equatable {
                 return
             }
             guard path.count == 2, let setting = schema.setting(configKey) else {
-                throw error(at: path, unknownKey(path, schema))
+                return try refuse(error(at: path, unknownKey(path, schema)))
             }
             let text: String
             switch setting.kind {
             case .string:
-                guard let string = value.string else { throw wrongType(setting, value, at: path) }
+                guard let string = value.string else { return try refuse(wrongType(setting, value, at: path)) }
                 text = string
             case .integer(let range):
-                guard let number = value.int else { throw wrongType(setting, value, at: path) }
+                guard let number = value.int else { return try refuse(wrongType(setting, value, at: path)) }
                 guard range.contains(number) else {
-                    throw error(
+                    return try refuse(error(
                         at: path,
-                        "\(setting.displayKey) must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(number)")
+                        "\(setting.displayKey) must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(number)"))
                 }
                 text = String(number)
             case .providerList:
@@ -158,7 +173,7 @@ struct ConfigFile: Equatable {
                 {
                     text = names.joined(separator: ",")
                 } else {
-                    throw wrongType(setting, value, at: path)
+                    return try refuse(wrongType(setting, value, at: path))
                 }
             }
             // An empty value is no value, as an empty environment variable is.
