@@ -176,10 +176,12 @@ struct AppEnvironment {
     /// path, a URL) is cut short where it will be copied or read by a program.
     var reportWidth: Int? { TTY.columns(STDOUT_FILENO) }
 
-    /// Columns for tables: the terminal's width, else COLUMNS, else 100.
+    /// Columns for tables: the terminal's width, else COLUMNS, else 200. A table in a pipe or a
+    /// file keeps titles whole for grep and the like, up to a bound: one very long title would
+    /// otherwise pad every row to its width.
     var terminalWidth: Int {
         if let columns = TTY.columns(STDOUT_FILENO) { return columns }
         if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 20 { return columns }
-        return 100
+        return 200
     }
 }

@@ -289,6 +289,30 @@ import Testing
         }
     }
 
+    /// A table sent to a pipe or a file keeps long titles whole (for grep), up to a bound that
+    /// keeps one very long title from padding every row.
+    @Test func aTableInAPipeKeepsLongTitlesWhole() async throws {
+        try await withServer { server, photos in
+            let long = String(repeating: "a long title ", count: 11) + "end"  // 146 characters
+            let huge = String(repeating: "x", count: 400)
+            let endpoint = SaveCommandTests.route(
+                server, "titles",
+                try SaveCommandTests.flickrListing([
+                    (id: "801", title: long, owner: "o", url: "\(server.url)/images/large.jpg"),
+                    (id: "802", title: huge, owner: "o", url: "\(server.url)/images/large.jpg"),
+                ]))
+            let run = try await photos.run(
+                ["list", "--provider", "flickr", "--query", "titles", "--no-thumbnails"], environment: ["PHOTOS_FLICKR_API": endpoint, "COLUMNS": ""])
+            #expect(run.status == 0, "\(run.stderr)")
+            let lines = run.stdout.split(separator: "\n")
+            #expect(lines.contains { $0.contains(long) }, "\(run.stdout)")
+            #expect(!run.stdout.contains(huge) && lines.allSatisfy { $0.count <= 200 }, "cut at 200 columns")
+            let narrow = try await photos.run(
+                ["list", "--provider", "flickr", "--query", "titles", "--no-thumbnails"], environment: ["PHOTOS_FLICKR_API": endpoint, "COLUMNS": "80"])
+            #expect(narrow.stdout.split(separator: "\n").allSatisfy { $0.count <= 80 }, "COLUMNS, when given, is the width")
+        }
+    }
+
     /// A page past the end of a search that has photos says so, and how many pages there are,
     /// rather than that nothing matches.
     @Test func aPagePastTheEndSaysWhereTheEndIs() async throws {
