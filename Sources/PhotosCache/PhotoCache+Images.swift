@@ -168,7 +168,7 @@ extension PhotoCache {
                 // Waiters of another caller learn it now; a file removed under us is fetched
                 // again below, so that one waits.
                 if !Self.wasRemoved(outcome) { finishDownload(item.url, item.shared, outcome) }
-                progress(!Self.isSuccess(outcome))
+                progress(Self.isFailure(outcome))
             }
         }
         let ended = outcomes.withLock { $0 }
@@ -182,7 +182,7 @@ extension PhotoCache {
                     outcome = .failure(error)
                 }
                 finishDownload(item.url, item.shared, outcome)
-                progress(!Self.isSuccess(outcome))
+                progress(Self.isFailure(outcome))
             } else if ended[index] == nil {
                 finishDownload(item.url, item.shared, outcome)
             }
@@ -202,7 +202,7 @@ extension PhotoCache {
             }
             for await (url, result) in group {
                 results[url] = result
-                progress(!Self.isSuccess(result))
+                progress(Self.isFailure(result))
             }
         }
         return results
@@ -218,6 +218,13 @@ extension PhotoCache {
 
     private static func isSuccess(_ result: Result<URL, any Error>) -> Bool {
         if case .success = result { return true }
+        return false
+    }
+
+    /// Whether `result` failed, not counting a download the command stopped (Ctrl-C): progress
+    /// counts those as neither done well nor failed.
+    private static func isFailure(_ result: Result<URL, any Error>) -> Bool {
+        if case .failure(let error) = result { return !(error is CancellationError) }
         return false
     }
 

@@ -335,6 +335,37 @@ import Testing
         }
     }
 
+    /// A warning said while browse owns the screen (here: the cache folder is a file) is shown
+    /// in the status line rather than written over the grid, and printed once the screen is back.
+    @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
+    func aWarningDuringBrowseShowsInTheStatusLineAndIsPrintedAfter() async throws {
+        try await withServer { _, photos in
+            let file = photos.home.appendingPathComponent("not-a-folder")
+            try Data("x".utf8).write(to: file)
+            let browse = try Self.start(photos, ["--provider", "placeholder", "--graphics", "symbols"], environment: ["PHOTOS_CACHE_DIR": file.path])
+            defer { browse.pane.kill() }
+            let screen = try await browse.pane.waitForScreen("the warning in the status line", timeout: .seconds(30)) {
+                Self.statusLine($0).contains("warning: the cache folder")
+            }
+            #expect(!screen.contains("photos: warning"), "said in the status line, not written raw: \(screen)")
+            #expect(browse.errorOutput.isEmpty, "held while the screen is browse's: \(browse.errorOutput)")
+            try browse.pane.send("q")
+            #expect(try await browse.waitForExit() == 0)
+            #expect(browse.errorOutput.contains("photos: warning: the cache folder \(file.path) is a file, not a folder"), "\(browse.errorOutput)")
+        }
+    }
+
+    /// A terminal whose TERM is dumb is named as the reason, not taken for no terminal at all.
+    @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
+    func aDumbTerminalIsSaidToBeTheReason() async throws {
+        try await withServer { _, photos in
+            let browse = try Self.start(photos, ["--provider", "placeholder"], environment: ["TERM": "dumb"])
+            defer { browse.pane.kill() }
+            #expect(try await browse.waitForExit() == 64)
+            #expect(browse.errorOutput.contains("TERM=dumb says this one cannot"), "\(browse.errorOutput)")
+        }
+    }
+
     @Test func withoutATerminalBrowseExits64AndSuggestsTheGrid() async throws {
         try await withServer { _, photos in
             let run = try await photos.run(["browse", "--provider", "placeholder"])

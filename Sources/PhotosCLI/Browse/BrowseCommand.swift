@@ -66,9 +66,14 @@ extension PhotosCommand {
             if let query, query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
                 throw ValidationError("--query is empty; leave it out to browse the provider's default feed")
             }
-            guard isatty(STDIN_FILENO) == 1, TTY.isTerminal(STDOUT_FILENO) else {
+            guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
                 throw ValidationError(
                     "browse needs a terminal on stdin and stdout; to print a grid of thumbnails instead use: photos list --format grid")
+            }
+            guard TTY.isTerminal(STDOUT_FILENO) else {
+                throw ValidationError(
+                    "browse needs a terminal that can move its cursor, and TERM=dumb says this one cannot; "
+                        + "set TERM to your terminal's type (xterm-256color is the usual one), or use: photos list --format grid")
             }
         }
 

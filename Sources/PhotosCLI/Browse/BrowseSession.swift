@@ -100,8 +100,13 @@ final class BrowseSession: @unchecked Sendable {
             providers[name] = provider
         }
 
+        // Runs after the terminal is given back (the last deferred runs first).
+        defer { Diagnostics.release() }
         let terminal = try RawTerminal()
         defer { terminal.restore() }
+        // A warning said while the screen is ours (the cache cannot be used, say) would be
+        // drawn over it: it shows in the status line, and is printed once the screen is back.
+        Diagnostics.hold { [queue] line in queue.post(.message(line.hasPrefix("photos: ") ? String(line.dropFirst(8)) : line)) }
         // The runtime cancels the work on these; give the terminal back at once, whatever
         // the interface thread is doing.
         let signals = [SIGTERM, SIGHUP, SIGINT].map { number in

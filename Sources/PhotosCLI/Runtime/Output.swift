@@ -12,7 +12,9 @@ import Darwin
 
 /// Writes diagnostics, warnings and progress to stderr, always sanitised.
 enum Diagnostics {
-    private static let lock = Mutex(())
+    /// Whether the last text written left the cursor inside a line (a progress bar's, which
+    /// redraws itself with a carriage return): the next message then starts on a line of its own.
+    private static let midLine = Mutex(false)
 
     static func error(_ message: String) { write("photos: error: " + TerminalText.sanitize(message)) }
     static func warning(_ message: String) { write("photos: warning: " + TerminalText.sanitize(message)) }
@@ -20,10 +22,57 @@ enum Diagnostics {
 
     /// Raw output to stderr (progress bars); the caller has made it safe.
     static func raw(_ text: String) {
-        _ = lock.withLock { _ in Output.writeAll(text, to: STDERR_FILENO) }
+        midLine.withLock { midLine in
+            guard !text.isEmpty else { return }
+            Output.writeAll(text, to: STDERR_FILENO)
+            midLine = leavesCursorMidLine(text)
+        }
     }
 
-    private static func write(_ line: String) { raw(line + "\n") }
+    /// Whether the cursor is inside a line once `text` is written: not after a newline, a
+    /// carriage return, or a progress bar cleared (a carriage return and erase-line). Bytes, as
+    /// "\r\n" is one Character, which `hasSuffix("\n")` would not see.
+    static func leavesCursorMidLine(_ text: String) -> Bool {
+        let last = text.utf8.last
+        let cleared = text.utf8.reversed().starts(with: "\r\u{1B}[2K".utf8.reversed())
+        return !(last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") || cleared)
+    }
+
+    /// `line` and a newline, on a line of its own.
+    private static func rawLine(_ line: String) {
+        midLine.withLock { midLine in
+            Output.writeAll((midLine ? "\n" : "") + line + "\n", to: STDERR_FILENO)
+            midLine = false
+        }
+    }
+
+    private static func write(_ line: String) {
+        let shown = held.withLock { held -> (@Sendable (String) -> Void)?? in
+            guard held != nil else { return nil }
+            held?.lines.append(line)
+            return .some(held?.show)
+        }
+        guard let shown else { return rawLine(line) }
+        shown?(line)
+    }
+
+    /// Lines said while a full-screen view owns the terminal (browse), which would land on top of
+    /// it: kept until ``release()``, and handed to `show` (its status line) meanwhile.
+    private static let held = Mutex<(lines: [String], show: (@Sendable (String) -> Void)?)?>(nil)
+
+    /// From now on, errors, warnings and notes are kept for ``release()`` and given to `show`.
+    static func hold(showing show: (@Sendable (String) -> Void)? = nil) {
+        held.withLock { $0 = ($0?.lines ?? [], show) }
+    }
+
+    /// Writes the lines kept since ``hold(showing:)``, in order, and writes new ones at once again.
+    static func release() {
+        let lines = held.withLock { held -> [String] in
+            defer { held = nil }
+            return held?.lines ?? []
+        }
+        for line in lines { rawLine(line) }
+    }
 
     /// An error as one line for a message: photos' and the transport's own wording, the
     /// system's reason for a file that could not be written, never an NSError dump.
