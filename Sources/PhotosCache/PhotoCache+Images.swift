@@ -155,7 +155,7 @@ extension PhotoCache {
             await http.downloadAll(items) { [self, mine] index, result in
                 let item = mine[index]
                 let outcome: Result<URL, any Error>
-                if case .failure(let error) = result, folderWasRemoved(error, path: items[index].path) {
+                if case .failure(let error) = result, removedMeanwhile(error, path: items[index].path) {
                     // Another process cleared the cache while this batch ran: its folder is made
                     // again and the image fetched again below, not failed.
                     outcome = .failure(DownloadedFileRemoved.removed)
@@ -236,11 +236,12 @@ extension PhotoCache {
 
     private enum DownloadedFileRemoved: Error { case removed }
 
-    /// Whether `error` is the transport failing to write the file at `path` because its folder
-    /// is gone.
-    private func folderWasRemoved(_ error: any Error, path: String) -> Bool {
-        guard case TransportError.fileSystem = error, let slash = path.lastIndex(of: "/") else { return false }
-        return !configuration.fileSystem.exists(atPath: String(path[..<slash]))
+    /// Whether `error` is the transport failing to write the file at `path` because another
+    /// process removed it, or its folder, meanwhile (`cache clear`): its folder is gone, or a
+    /// file it had made was (ENOENT, when reopening or renaming its temporary file).
+    private func removedMeanwhile(_ error: any Error, path: String) -> Bool {
+        guard case TransportError.fileSystem(_, let detail) = error, let slash = path.lastIndex(of: "/") else { return false }
+        return detail == String(cString: strerror(ENOENT)) || !configuration.fileSystem.exists(atPath: String(path[..<slash]))
     }
 
     /// Checks and records a download that ended with `response`: the file and its size go to

@@ -335,6 +335,32 @@ import Testing
         }
     }
 
+    /// A save folder that cannot be made names itself and the setting; a viewer that fails says
+    /// so, rather than "opened".
+    @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
+    func aSaveFolderOrAViewerThatFailsSaysSo() async throws {
+        try await withServer { _, photos in
+            let file = photos.home.appendingPathComponent("a-file")
+            try Data("x".utf8).write(to: file)
+            let browse = try Self.start(
+                photos, ["--provider", "placeholder", "--graphics", "symbols"], width: 240,
+                environment: ["PHOTOS_SAVE_DIR": file.path, "PHOTOS_OPENER": "/bin/false"])
+            defer { browse.pane.kill() }
+            try await browse.pane.waitForScreen("the first page", Self.firstPage)
+            try browse.pane.send("s")
+            let saving = try await browse.pane.waitForScreen("the save to fail", timeout: .seconds(30)) { Self.statusLine($0).contains("could not save") }
+            let line = Self.statusLine(saving)
+            #expect(line.contains("cannot write \(file.path)/placeholder") && line.contains("set PHOTOS_SAVE_DIR or [save] dir"), "\(line)")
+            try browse.pane.send("o")
+            let opening = try await browse.pane.waitForScreen("the viewer's failure", timeout: .seconds(30)) {
+                Self.statusLine($0).contains("false exited with status 1")
+            }
+            #expect(Self.statusLine(opening).contains("the image is at /"), "\(Self.statusLine(opening))")
+            try browse.pane.send("q")
+            #expect(try await browse.waitForExit() == 0)
+        }
+    }
+
     /// A warning said while browse owns the screen (here: the cache folder is a file) is shown
     /// in the status line rather than written over the grid, and printed once the screen is back.
     @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
@@ -352,6 +378,28 @@ import Testing
             try browse.pane.send("q")
             #expect(try await browse.waitForExit() == 0)
             #expect(browse.errorOutput.contains("photos: warning: the cache folder \(file.path) is a file, not a folder"), "\(browse.errorOutput)")
+        }
+    }
+
+    /// Several providers browsed together: the total is theirs together, known only when each
+    /// says its own, also after some have run out of pages (it was then the last one's alone).
+    @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
+    func theTotalOfSeveralProvidersIsNeverOneProvidersAlone() async throws {
+        try await withServer { _, photos in
+            let browse = try Self.start(photos, ["--query", "dogs", "--graphics", "symbols"], width: 120)
+            defer { browse.pane.kill() }
+            try await browse.pane.waitForScreen("the first page", timeout: .seconds(60)) { Self.statusLine($0).contains("1/") }
+            var lines: [String] = []
+            for _ in 0..<8 {
+                try browse.pane.send("End")
+                let screen = try await browse.pane.waitForScreen("the end reached or loaded", timeout: .seconds(60)) { !$0.contains("loading") }
+                lines.append(Self.statusLine(screen))
+                if lines.last?.contains("end of results") == true { break }
+            }
+            #expect(lines.last?.contains("end of results") == true, "\(lines)")
+            #expect(!lines.contains { $0.contains(" of 28") }, "Flickr's 28 is not everyone's total: \(lines)")
+            try browse.pane.send("q")
+            #expect(try await browse.waitForExit() == 0)
         }
     }
 

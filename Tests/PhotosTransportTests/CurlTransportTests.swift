@@ -841,8 +841,10 @@ import Testing
 
     @Test func aDeadHostFailsFastAfterItsFirstFailure() async throws {
         let transport = try CurlTransport(configuration: { var c = TransportConfiguration(); c.retry = .quick; return c }())
-        // A port that was free a moment ago: the connection is refused.
-        let url = "https://127.0.0.1:\(try closedPort())/a.jpg"
+        // A port held closed: the connection is refused.
+        let closed = try ClosedPort()
+        defer { withExtendedLifetime(closed) {} }
+        let url = "https://127.0.0.1:\(closed.port)/a.jpg"
         await #expect(throws: TransportError.self) { try await transport.data(for: HTTPRequest(url: url)) }
         let attemptsBefore = transport.statistics.failedTransfers
         await #expect(throws: TransportError.hostDown(host: "127.0.0.1")) {
@@ -862,10 +864,22 @@ import Testing
     }
 }
 
-/// A loopback port nothing listens on: bound, then released.
-func closedPort() throws -> Int {
+/// A loopback port nothing listens on, held for the caller's run (a released one could be
+/// taken meanwhile by a server another test starts): bound without listening, it refuses every
+/// connection, and no one else can bind it while the value lives.
+final class ClosedPort {
+    let port: Int
+    private let descriptor: Int32
+
+    init() throws {
+        (port, descriptor) = try boundPort()
+    }
+
+    deinit { close(descriptor) }
+}
+
+private func boundPort() throws -> (Int, Int32) {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(descriptor) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -876,8 +890,11 @@ func closedPort() throws -> Int {
             bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
         }
     }
-    guard bound else { throw POSIXError(.EADDRNOTAVAIL) }
-    return Int(UInt16(bigEndian: address.sin_port))
+    guard bound else {
+        close(descriptor)
+        throw POSIXError(.EADDRNOTAVAIL)
+    }
+    return (Int(UInt16(bigEndian: address.sin_port)), descriptor)
 }
 
 extension RetryPolicy {

@@ -38,7 +38,13 @@ enum BrowseSaving {
            let size = try? manager.attributesOfItem(atPath: file.path)[.size] as? Int, existing == size {
             return (target.path, true)
         }
-        try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        // A folder that cannot be made names itself and the setting that chose it.
+        let setting = "set PHOTOS_SAVE_DIR or [save] dir to a folder you can write"
+        do {
+            try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw TransportError.fileSystem(path: target.deletingLastPathComponent().path, detail: "\(Diagnostics.describe(error)); \(setting)")
+        }
         let part = target.appendingPathExtension("part")
         try? manager.removeItem(at: part)
         // Written anew rather than copied: a copy would keep the cache's private mode (0600),
@@ -48,7 +54,7 @@ enum BrowseSaving {
             try Data(contentsOf: file).write(to: part)
         } catch {
             try? manager.removeItem(at: part)
-            throw error
+            throw TransportError.fileSystem(path: target.path, detail: Diagnostics.describe(error))
         }
         guard rename(part.path, target.path) == 0 else {
             let reason = String(cString: strerror(errno))

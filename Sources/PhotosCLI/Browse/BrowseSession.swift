@@ -59,6 +59,9 @@ final class BrowseSession: @unchecked Sendable {
     private var graphics: TerminalGraphics
     private var jobs: AsyncStream<Job>.Continuation?
     private let ended = Mutex<[Int: Set<String>]>([:])
+    /// Each provider's total for a search (generation), nil where it said none: the total shown
+    /// is theirs together, also once some have no pages left to ask.
+    private let totals = Mutex<[Int: [String: Int?]]>([:])
     private let timings: String?
 
     // The interface thread's own.
@@ -363,18 +366,23 @@ final class BrowseSession: @unchecked Sendable {
         var lists: [[Photo]] = []
         var failures: [String] = []
         var hasMore = false
-        var total: Int? = 0
         var source: BrowseModel.Source = .network
         for outcome in outcomes {
             switch outcome.result {
             case .success(let listing):
                 lists.append(listing.photos)
                 if listing.hasMore { hasMore = true } else { ended.withLock { _ = $0[generation, default: []].insert(outcome.name) } }
-                total = listing.total.flatMap { value in total.map { $0.addingSaturating(value) } }
+                totals.withLock { $0[generation, default: [:]][outcome.name] = .some(listing.total) }
                 source = Self.worse(source, Self.source(of: listing))
             case .failure(let error):
                 failures.append((asked.count > 1 ? "\(outcome.name): " : "") + Diagnostics.describe(error))
             }
+        }
+        // Known only when every provider browsed has said its own.
+        let known = totals.withLock { $0[generation, default: [:]] }
+        let total: Int? = names.reduce(Optional(0)) { sum, name in
+            guard let sum, case .some(.some(let own)) = known[name] else { return nil }
+            return sum.addingSaturating(own)
         }
         if lists.isEmpty {
             let reason = failures.isEmpty ? "no provider left to ask" : failures.joined(separator: "; ")
@@ -489,8 +497,18 @@ final class BrowseSession: @unchecked Sendable {
             opener.standardInput = FileHandle.nullDevice
             opener.standardOutput = FileHandle.nullDevice
             opener.standardError = FileHandle.nullDevice
+            let name = URL(fileURLWithPath: opener.executableURL?.path ?? "viewer").lastPathComponent
+            // The viewer runs on while browsing goes on; one that fails says so when it ends,
+            // after "opened" (a viewer can fail before `run` returns).
+            let announced = DispatchSemaphore(value: 0)
+            opener.terminationHandler = { [queue] process in
+                announced.wait()
+                guard process.terminationReason == .exit, process.terminationStatus != 0 else { return }
+                queue.post(.message(TerminalText.sanitize("\(name) exited with status \(process.terminationStatus); the image is at \(file.path)")))
+            }
             try opener.run()
-            queue.post(.message("opened with \(URL(fileURLWithPath: opener.executableURL?.path ?? "viewer").lastPathComponent)"))
+            queue.post(.message(TerminalText.sanitize("opened with \(name)")))
+            announced.signal()
         } catch {
             if error is CancellationError { return }
             queue.post(.message("could not open: " + TerminalText.sanitize(Diagnostics.describe(error))))
