@@ -372,7 +372,7 @@ import Testing
     @Test(arguments: [
         ["list", "--per-page", "0"], ["list", "--page", "0"], ["list", "--provider", "nope"],
         ["list", "--bogus"], ["list", "--query", "  "], ["show"], ["show", "flickr:../../etc/passwd"],
-        ["show", "nonsense"], ["show", "nope:1"],
+        ["show", "nonsense"], ["show", "nope:1"], ["lst"], ["help", "bogus"], ["cache", "stat"], ["config", "shw"],
     ])
     func wrongUsageExits64WithAMessage(arguments: [String]) async throws {
         let photos = try PhotosBinary(server: nil)
@@ -381,6 +381,21 @@ import Testing
         #expect(run.status == 64)
         #expect(run.stderr.hasPrefix("photos: error: "), "said as every error is: \(run.stderr)")
         #expect(run.stdout.isEmpty)
+    }
+
+    /// A mistyped command is answered with the one meant, a word that is no command with the
+    /// list of commands.
+    @Test func aMistypedCommandIsAnsweredWithTheOneMeant() async throws {
+        let photos = try PhotosBinary(server: nil)
+        defer { photos.remove() }
+        let typo = try await photos.run(["lst", "--provider", "flickr"])
+        #expect(typo.status == 64 && typo.stderr.hasPrefix("photos: error: no command 'lst' in photos; did you mean 'list'?"), "\(typo.stderr)")
+        let inner = try await photos.run(["cache", "stat"])
+        #expect(inner.stderr.contains("no command 'stat' in photos cache; did you mean 'stats'?"), "\(inner.stderr)")
+        let help = try await photos.run(["help", "bogus"])
+        #expect(help.status == 64 && help.stdout.isEmpty)
+        #expect(help.stderr.contains("the commands are list, show, save, browse, providers, cache, config"), "\(help.stderr)")
+        #expect(try await photos.run(["help", "cache", "stats"]).status == 0, "help for a command that is one")
     }
 
     @Test func providerNamesThatCannotBeUsedSayWhereTheyCameFrom() async throws {

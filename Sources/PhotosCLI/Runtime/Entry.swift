@@ -19,6 +19,10 @@ extension PhotosCommand {
             if let request = ListFastPath.request(arguments ?? Array(CommandLine.arguments.dropFirst())) {
                 try await List.run(request)
             } else {
+                if let mistake = CommandSuggestion.error(for: arguments ?? Array(CommandLine.arguments.dropFirst())) {
+                    Output.writeAll("photos: error: \(mistake)\n", to: STDERR_FILENO)
+                    _exit(64)
+                }
                 var command = try parseAsRoot(arguments)
                 if var command = command as? any AsyncParsableCommand {
                     try await command.run()
