@@ -201,6 +201,34 @@ struct BrowseModelTests {
                 "the later pages of a refreshed search are asked for again too")
     }
 
+    /// A refresh keeps the place: the selection goes back to the photo it was on, across as many
+    /// pages as it takes, or to its place when the listing no longer has it; a key moved first wins.
+    @Test func refreshReturnsToThePhotoThatWasSelected() {
+        var model = Self.loaded(pages: 2)
+        _ = model.handle(.key(.home))
+        for _ in 0..<13 { _ = model.handle(.key(.down)) }  // photo 40 (index 39), on page 2
+        #expect(model.selected?.title == "photo 40")
+        _ = model.handle(.key(.character("r")))
+        let first = model.handle(Self.page(1, Self.photos(1...30), generation: 1))
+        #expect(Self.pageLoads(first) == [2], "the page that holds it is asked for at once")
+        _ = model.handle(Self.page(2, Self.photos(31...60), generation: 1))
+        #expect(model.selected?.title == "photo 40", "back on the same photo")
+        #expect(model.visibleRange.contains(39))
+
+        // Gone from the listing: the same place.
+        _ = model.handle(.key(.character("r")))
+        _ = model.handle(Self.page(1, Self.photos(1...30), generation: 2))
+        _ = model.handle(Self.page(2, Self.photos(61...90), generation: 2))
+        #expect(model.selection == 39, "its place, as the photo is gone: \(model.selection)")
+
+        // A key pressed while the pages come: the user's move stands.
+        _ = model.handle(.key(.character("r")))
+        _ = model.handle(Self.page(1, Self.photos(1...30), generation: 3))
+        _ = model.handle(.key(.home))
+        _ = model.handle(Self.page(2, Self.photos(61...90), generation: 3))
+        #expect(model.selection == 0)
+    }
+
     @Test func offlineUsesOnlyTheCacheEvenOnRefresh() {
         var model = Model(layout: .init(columns: 3, rows: 2), query: nil, offline: true)
         #expect(model.start() == [.loadPage(generation: 0, page: 1, query: nil, mode: .offline)])

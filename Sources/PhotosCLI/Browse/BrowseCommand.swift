@@ -34,7 +34,7 @@ extension PhotosCommand {
                   o                   open the full image in the viewer (PHOTOS_OPENER)
                   s                   save the full image (config [save] dir, else here)
                   /                   a new search, typed in the status line
-                  r                   refresh: ask the network again
+                  r                   refresh: ask the network again, staying on the photo
                   q                   quit (Ctrl-C too, with exit status 130)
 
                 With --offline only the cache is used; when the network fails, cached pages are \

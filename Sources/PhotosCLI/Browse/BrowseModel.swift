@@ -114,6 +114,10 @@ struct BrowseModel {
     /// False when no pictures are drawn (`--graphics none`): thumbnails are not fetched at all.
     var fetchesThumbnails = true
     private var seen: Set<PhotoID> = []
+    /// After a refresh: the photo that was selected, and where. The selection goes back to it as
+    /// the pages come again (to its place, if the listing no longer has it), unless a key moves
+    /// it first.
+    private var returning: (id: PhotoID, index: Int)?
 
     init(layout: Layout, query: String?, offline: Bool) {
         self.layout = layout
@@ -153,6 +157,7 @@ struct BrowseModel {
             nextPage = page.number.addingSaturating(1)
             // A page with nothing new cannot lead anywhere: stop rather than walk empty pages.
             hasMore = page.hasMore && !page.photos.isEmpty
+            returnToPlace()
             total = page.total
             source = Self.merge(source, page.source, first: page.number == 1)
             warnings = page.warnings
@@ -172,6 +177,7 @@ struct BrowseModel {
 
     private mutating func handle(_ key: BrowseKey) -> [Effect] {
         if key == .interrupt { return [.interrupt] }
+        returning = nil  // the user's own move wins
         switch mode {
         case .grid: return gridKey(key)
         case .detail(let index): return detailKey(key, index: index)
@@ -303,11 +309,31 @@ struct BrowseModel {
     private mutating func refresh() -> [Effect] {
         // Thumbnails that failed are tried again too.
         thumbnails = thumbnails.filter { $0.value != .failed }
-        return newSearch(query, mode: offline ? .offline : .refresh)
+        let place = selected.map { (id: $0.id, index: selection) }
+        let effects = newSearch(query, mode: offline ? .offline : .refresh)
+        returning = place
+        return effects
+    }
+
+    /// Moves the selection toward the photo selected before a refresh: onto it once a page has
+    /// brought it, else as far as the pages go (which asks for the next), or, at the end, to its
+    /// old place.
+    private mutating func returnToPlace() {
+        guard let place = returning, !photos.isEmpty else { return }
+        if let index = photos.firstIndex(where: { $0.id == place.id }) {
+            returning = nil
+            move(to: index)
+        } else if photos.count > place.index || !hasMore {
+            returning = nil
+            move(to: place.index)
+        } else {
+            move(to: photos.count - 1)
+        }
     }
 
     private mutating func newSearch(_ text: String?, mode listing: ListingMode) -> [Effect] {
         generation += 1
+        returning = nil
         query = text
         listingMode = listing
         photos = []
