@@ -283,4 +283,20 @@ struct BrowseModelTests {
         #expect(line.contains("network failed"))
         #expect(line.contains("10 min"))
     }
+
+    /// A failed page says first what to do about it: a long reason is cut at the screen's edge.
+    /// Offline, trying again cannot help, and is not offered.
+    @Test func aFailedPageSaysHowToTryAgainBeforeWhy() {
+        var model = Self.loaded()
+        _ = model.handle(.key(.end))
+        _ = model.handle(.pageFailed(generation: 0, page: 2, reason: String(repeating: "a long reason ", count: 20)))
+        let line = BrowseStatus.line(model, providers: ["test"], message: nil, width: 160)
+        #expect(line.contains("page 2 failed (moving the selection tries again): a long reason"), "\(line)")
+
+        var offline = Model(layout: .init(columns: 3, rows: 2), query: nil, offline: true)
+        _ = offline.start()
+        _ = offline.handle(.pageFailed(generation: 0, page: 1, reason: "offline and nothing cached"))
+        let said = BrowseStatus.line(offline, providers: ["test"], message: nil, width: 100)
+        #expect(said.contains("page 1 failed: offline and nothing cached") && !said.contains("tries again"), "\(said)")
+    }
 }

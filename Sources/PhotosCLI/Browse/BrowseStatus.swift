@@ -30,8 +30,10 @@ enum BrowseStatus {
         if thumbnails > 0 { loading.append(thumbnails == 1 ? "1 thumbnail" : "\(thumbnails) thumbnails") }
         if !loading.isEmpty { parts.append("loading " + loading.joined(separator: ", ")) }
         if let failure = model.pageFailure {
-            let retry = model.photos.isEmpty ? "r to retry" : "move to retry"
-            parts.append("page \(model.nextPage) failed: \(TerminalText.sanitize(failure)) (\(retry))")
+            // What to do first: a long reason is cut at the screen's edge. Offline, trying
+            // again cannot help; the reason says what can.
+            let retry = model.offline ? "" : model.photos.isEmpty ? " (r tries again)" : " (moving the selection tries again)"
+            parts.append("page \(model.nextPage) failed\(retry): \(TerminalText.sanitize(failure))")
         } else if model.reachedEnd {
             parts.append(model.photos.isEmpty ? "nothing found" : "end of results")
         }

@@ -228,7 +228,7 @@ struct Showing {
             let name = words.count > 1 && !opener.hasPrefix("/") ? words[0] : opener
             throw PhotosError.unavailable(
                 provider: "opener",
-                detail: "no program \(TerminalText.quoted(name)) to open the image with; the image is at \(file.path) (set PHOTOS_OPENER to a viewer)")
+                detail: "no program \(TerminalText.quoted(name)) to open the image with (set PHOTOS_OPENER to a viewer); the image is at \(file.path)")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
