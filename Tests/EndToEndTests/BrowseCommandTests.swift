@@ -403,6 +403,17 @@ import Testing
         }
     }
 
+    /// A provider named without its API key fails before the screen is taken, as list does.
+    @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
+    func aProviderWithoutItsKeyFailsBeforeTheScreenIsTaken() async throws {
+        try await withServer { _, photos in
+            let browse = try Self.start(photos, ["--provider", "flickr"], environment: ["FLICKR_API_KEY": ""])
+            defer { browse.pane.kill() }
+            #expect(try await browse.waitForExit() == 77)
+            #expect(browse.errorOutput.contains("photos: error: flickr: it needs FLICKR_API_KEY to be set"), "\(browse.errorOutput)")
+        }
+    }
+
     /// A terminal whose TERM is dumb is named as the reason, not taken for no terminal at all.
     @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
     func aDumbTerminalIsSaidToBeTheReason() async throws {

@@ -100,6 +100,12 @@ final class BrowseSession: @unchecked Sendable {
             guard let provider = environment.registry.make(name, context: context.providers) else {
                 throw PhotosError.usage("unknown provider \(name)")
             }
+            // A provider named without what it needs (an API key) fails here, as `list` does,
+            // rather than on a full screen that then shows only that.
+            if !options.offline, let descriptor = environment.registry.descriptor(name), !descriptor.isConfigured(environment.settings) {
+                let needs = descriptor.requiredSettings.map(\.variable).joined(separator: " and ")
+                throw PhotosError.authentication(provider: name, detail: "it needs \(needs) to be set; photos providers says how")
+            }
             providers[name] = provider
         }
 
