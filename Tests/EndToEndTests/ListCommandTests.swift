@@ -408,6 +408,10 @@ import Testing
         let negative = try await photos.run(["list", "--per-page", "-5"])
         #expect(negative.status == 64)
         #expect(negative.stderr.contains("--per-page must be between 1 and 500, got -5"), "\(negative.stderr)")
+        for command in ["list", "save"] {
+            let album = try await photos.run([command, "--album", "-1"])
+            #expect(album.status == 64 && album.stderr.contains("--album must be at least 1, got -1"), "\(command): \(album.stderr)")
+        }
         let config = photos.home.appendingPathComponent("defaults.toml")
         try "[defaults]\nprovider = \"nope\"\n".write(to: config, atomically: true, encoding: .utf8)
         let configured = try await photos.run(["list", "--offline"], environment: ["PHOTOS_CONFIG": config.path])

@@ -45,7 +45,7 @@ extension PhotosCommand {
         @Option(name: [.customShort("q"), .long], help: ArgumentHelp("Search text. Example: --query \"golden retriever\"", valueName: "text"))
         var query: String?
 
-        @Option(help: ArgumentHelp("Only this album (placeholder; the same as --filter album=N). Example: --album 3", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Only this album (placeholder; the same as --filter album=N). Example: --album 3", valueName: "n"))
         var album: Int?
 
         @OptionGroup var filterOptions: FilterOptions
