@@ -35,7 +35,12 @@ extension Transfer {
         case CURLE_COULDNT_RESOLVE_HOST:
             return .cannotResolve(host: host)
         case CURLE_COULDNT_CONNECT:
-            return .cannotConnect(host: host, detail: Self.shortDetail(detail))
+            // The system's reason (connection refused, no route to host) where libcurl kept it,
+            // rather than its own sentence, which repeats the host and says "Couldn't connect".
+            var number = 0
+            photos_curl_easy_getinfo_long(easy, CURLINFO_OS_ERRNO, &number)
+            let reason = number > 0 ? String(cString: strerror(Int32(number))).lowercased() : Self.shortDetail(detail)
+            return .cannotConnect(host: host, detail: reason)
         case CURLE_OPERATION_TIMEDOUT:
             return .timedOut(host: host, phase: timeoutPhase(easy))
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CACERT_BADFILE,

@@ -845,7 +845,10 @@ import Testing
         let closed = try ClosedPort()
         defer { withExtendedLifetime(closed) {} }
         let url = "https://127.0.0.1:\(closed.port)/a.jpg"
-        await #expect(throws: TransportError.self) { try await transport.data(for: HTTPRequest(url: url)) }
+        // Said with the system's reason, not libcurl's sentence.
+        await #expect(throws: TransportError.cannotConnect(host: "127.0.0.1", detail: "connection refused")) {
+            try await transport.data(for: HTTPRequest(url: url))
+        }
         let attemptsBefore = transport.statistics.failedTransfers
         await #expect(throws: TransportError.hostDown(host: "127.0.0.1")) {
             try await transport.data(for: HTTPRequest(url: url))
