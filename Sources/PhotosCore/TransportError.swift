@@ -8,8 +8,8 @@ public enum TransportError: Error, Sendable, Equatable {
     case tls(host: String, detail: String)
     case cannotResolve(host: String)
     case cannotConnect(host: String, detail: String)
-    /// A host that failed moments ago; not tried again for a while.
-    case hostDown(host: String)
+    /// `host` failed moments ago, for `reason` (how it failed then), and is not asked again yet.
+    case hostDown(host: String, reason: String)
     case timedOut(host: String, phase: TimeoutPhase)
     /// The body ended before `Content-Length` bytes arrived.
     case truncated(host: String, expected: Int, received: Int)
@@ -51,8 +51,8 @@ extension TransportError: CustomStringConvertible, LocalizedError {
             return "cannot resolve host \(host) (no network, or a wrong name)"
         case .cannotConnect(let host, let detail):
             return "cannot connect to \(host) (\(detail))"
-        case .hostDown(let host):
-            return "\(host) failed moments ago; not trying it again for now"
+        case .hostDown(let host, let reason):
+            return "\(host) failed moments ago (\(reason)); not trying it again for now"
         case .timedOut(let host, let phase):
             switch phase {
             case .connect: return "connecting to \(host) timed out"

@@ -64,7 +64,8 @@ final class CurlLoop: @unchecked Sendable {
     /// connections trust the whole system bundle (see ``TrustStore``).
     let trustsWholeBundle = Atomic(false)
     /// Hosts that could not be reached, until when they are failed fast.
-    let downHosts = Mutex<[String: ContinuousClock.Instant]>([:])
+    /// Hosts failed fast until an instant, with how they failed.
+    let downHosts = Mutex<[String: (until: ContinuousClock.Instant, reason: String)]>([:])
 
     // Loop-thread state.
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
@@ -170,12 +171,15 @@ final class CurlLoop: @unchecked Sendable {
         commands.withLock { $0.backloggedHosts.contains(host) }
     }
 
-    func isDown(_ host: String) -> Bool {
+    func isDown(_ host: String) -> Bool { downReason(host) != nil }
+
+    /// How `host` failed, while it is failed fast; nil once it may be tried again.
+    func downReason(_ host: String) -> String? {
         downHosts.withLock { hosts in
-            guard let until = hosts[host] else { return false }
-            if until > .now { return true }
+            guard let down = hosts[host] else { return nil }
+            if down.until > .now { return down.reason }
             hosts[host] = nil
-            return false
+            return nil
         }
     }
 
@@ -344,10 +348,10 @@ final class CurlLoop: @unchecked Sendable {
     private func startWaiting(of queue: HostQueue, host: String) -> Bool {
         queue.skipCompleted()
         guard queue.waitingCount > 0 else { return false }
-        if isDown(host) {
+        if let reason = downReason(host) {
             while let transfer = queue.popFirst() {
                 transfer.discardOutput()
-                transfer.completion.complete(.failure(TransportError.hostDown(host: host)))
+                transfer.completion.complete(.failure(TransportError.hostDown(host: host, reason: reason)))
             }
             return false
         }

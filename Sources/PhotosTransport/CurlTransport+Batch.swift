@@ -41,7 +41,7 @@ extension CurlTransport {
         do {
             host = try Self.validatedHost(request.url)
             request.url = Self.upgradingToHTTPS(request.url, host: host)
-            if loop.isDown(host) { throw TransportError.hostDown(host: host) }
+            if let reason = loop.downReason(host) { throw TransportError.hostDown(host: host, reason: reason) }
             transfer = Transfer(request: request, destination: destination, host: host)
             try transfer.prepareOutput()
         } catch {

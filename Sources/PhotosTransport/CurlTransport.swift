@@ -142,11 +142,21 @@ public final class CurlTransport: HTTPFetching {
         return plain ? path : URL(fileURLWithPath: path, isDirectory: false).standardizedFileURL.path
     }
 
-    /// Marks `host` as down, as if it had just failed to connect (the CLI uses this to stop
-    /// asking a host that is known to be gone).
-    public func markDown(_ host: String) {
+    /// How a host failed, in a few words for ``TransportError/hostDown(host:reason:)``.
+    static func downReason(_ error: TransportError) -> String {
+        switch error {
+        case .cannotResolve: return "its name could not be resolved"
+        case .cannotConnect(_, let detail): return detail
+        case .timedOut(_, .connect): return "connecting timed out"
+        case .hostDown(_, let reason): return reason
+        default: return error.description
+        }
+    }
+
+    /// Marks `host` as down for `reason` (how it failed), as if it had just failed to connect.
+    public func markDown(_ host: String, reason: String) {
         let until = ContinuousClock.now + configuration.hostDownInterval
-        loop.downHosts.withLock { $0[host] = until }
+        loop.downHosts.withLock { $0[host] = (until, reason) }
     }
 
     // MARK: Attempts and retries
@@ -166,7 +176,7 @@ public final class CurlTransport: HTTPFetching {
         while true {
             attempt += 1
             try Task.checkCancellation()
-            if loop.isDown(host) { throw TransportError.hostDown(host: host) }
+            if let reason = loop.downReason(host) { throw TransportError.hostDown(host: host, reason: reason) }
             let trustedWholeBundle = loop.trustsWholeBundle.load(ordering: .relaxed)
             let result: Result<HTTPResponse, any Error>
             do {
@@ -222,9 +232,9 @@ public final class CurlTransport: HTTPFetching {
                 loop.trustsWholeBundle.store(true, ordering: .relaxed)
                 return .again
             }
-            if case .cannotResolve = error { markDown(host) }
+            if case .cannotResolve = error { markDown(host, reason: Self.downReason(error)) }
             guard Self.isRetryable(error), attempt < policy.maxAttempts, takeRetryToken() else {
-                if error.isHostFailure { markDown(host) }
+                if error.isHostFailure { markDown(host, reason: Self.downReason(error)) }
                 return .failure(error)
             }
             return .retry(policy.backoff(afterAttempt: attempt))

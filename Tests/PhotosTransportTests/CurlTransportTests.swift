@@ -850,12 +850,12 @@ import Testing
             try await transport.data(for: HTTPRequest(url: url))
         }
         let attemptsBefore = transport.statistics.failedTransfers
-        await #expect(throws: TransportError.hostDown(host: "127.0.0.1")) {
+        await #expect(throws: TransportError.hostDown(host: "127.0.0.1", reason: "connection refused")) {
             try await transport.data(for: HTTPRequest(url: url))
         }
         #expect(transport.statistics.failedTransfers == attemptsBefore, "no connection was even tried")
         let folder = try TemporaryFolder()
-        await #expect(throws: TransportError.hostDown(host: "127.0.0.1")) {
+        await #expect(throws: TransportError.hostDown(host: "127.0.0.1", reason: "connection refused")) {
             try await transport.download(HTTPRequest(url: url), to: folder.url.appendingPathComponent("a.jpg"))
         }
         #expect(try folder.contents().isEmpty, "a download failed fast leaves no temp file")
