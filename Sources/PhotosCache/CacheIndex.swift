@@ -40,6 +40,10 @@ final class CacheIndex: Sendable {
         state.withLock { if case .open = $0 { return true } else { return false } }
     }
 
+    /// Whether the index was opened read-only, on a read-only file system.
+    var isReadOnly: Bool { readOnly.withLock { $0 } }
+    private let readOnly = Mutex(false)
+
     /// Whether the index was made new by this process in an empty cache, not rebuilt: it
     /// holds nothing a maintenance sweep would remove.
     var isNewThisRun: Bool { madeNew.withLock { $0 } }
@@ -146,6 +150,11 @@ final class CacheIndex: Sendable {
     // MARK: Opening
 
     private func openOrRebuild() throws -> DatabaseQueue {
+        // A cache on a read-only file system (a snapshot, a read-only mount) is read as it is:
+        // WAL needs files SQLite cannot make there.
+        if access(root.path, W_OK) != 0, errno == EROFS, fs.exists(atPath: path) {
+            return try openReadOnly()
+        }
         try fs.createDirectory(atPath: root.path)
         let marker = root.appendingPathComponent(Self.markerName).path
         if fs.exists(atPath: marker) {
@@ -266,6 +275,32 @@ final class CacheIndex: Sendable {
             try? queue.close()
             throw error
         }
+    }
+
+    /// Opens the index of a read-only cache as an immutable file (SQLite then takes no lock and
+    /// reads no WAL: nothing can change it there), after saying once that nothing will be kept.
+    /// - Throws: when the file is not an index of this version.
+    private func openReadOnly() throws -> DatabaseQueue {
+        var grdb = Configuration()
+        grdb.readonly = true
+        grdb.label = "photos-cache"
+        // A URI, whose path escapes what a URI would read otherwise.
+        var escaped = ""
+        for character in path.unicodeScalars {
+            switch character {
+            case "%", "?", "#": escaped += String(format: "%%%02X", character.value)
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        let queue = try DatabaseQueue(path: "file:\(escaped)?immutable=1", configuration: grdb)
+        let version = try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } ?? 0
+        guard version == CacheSchema.migrations.count else {
+            try? queue.close()
+            throw DatabaseError(resultCode: .SQLITE_READONLY, message: "a read-only index of another version (\(version)) cannot be brought up to date")
+        }
+        configuration.warn("the cache at \(root.path) is on a read-only file system: photos reads what it holds and keeps nothing new")
+        readOnly.withLock { $0 = true }
+        return queue
     }
 
     static func isCorruption(_ error: DatabaseError) -> Bool {

@@ -159,6 +159,13 @@ extension PhotoCache {
     public static func isUnavailable(_ error: any Error) -> Bool { error is CacheUnavailable }
 
     /// Whether `error` is the index or a file meeting a full disk.
+    /// Whether `error` is a write refused because the cache is on a read-only file system.
+    public static func isReadOnly(_ error: any Error) -> Bool {
+        if let error = error as? DatabaseError { return error.resultCode.primaryResultCode == .SQLITE_READONLY }
+        if let error = error as? POSIXError { return error.code == .EROFS }
+        return false
+    }
+
     public static func isDiskFull(_ error: any Error) -> Bool {
         if let error = error as? DatabaseError { return error.resultCode == .SQLITE_FULL }
         if let error = error as? POSIXError { return error.code == .ENOSPC || error.code == .EDQUOT }

@@ -60,7 +60,8 @@ public final class PhotoCache: Sendable {
     /// Says once per run that the cache failed at `what` (the command goes on without it). An
     /// index that could not be opened at all has been reported already.
     func reportFailure(_ what: String, _ error: any Error) {
-        guard !(error is CacheUnavailable) else { return }
+        // A read-only cache was said to keep nothing new when it was opened.
+        guard !(error is CacheUnavailable), !(index.isReadOnly && Self.isReadOnly(error)) else { return }
         let first = run.withLock { state in
             defer { state.failureReported = true }
             return !state.failureReported

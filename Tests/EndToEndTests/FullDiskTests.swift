@@ -53,6 +53,27 @@ extension FullDiskTests {
             #expect(again.status == 0 && again.stdout.split(separator: "\n").count == 3, "\(again.stderr)")
         } }
     }
+
+    /// A cache on a file system mounted read-only (a snapshot, a shared copy) is read, with one
+    /// warning that nothing new is kept; commands that would change it fail clearly (74).
+    @Test func aCacheOnAReadOnlyFileSystemIsReadAndKeptAsItIs() async throws {
+        try await withServer { _, photos in try await withTmpfs(photos, "readonly", size: "2m") { mountPoint in
+            let environment = ["PHOTOS_CACHE_DIR": mountPoint.appendingPathComponent("cache").path]
+            let listing = ["list", "--provider", "flickr", "--query", "many", "--per-page", "5", "--format", "jsonl"]
+            let first = try await photos.run(listing, environment: environment)
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(try shell("/bin/mount", ["-o", "remount,ro", mountPoint.path]) == 0, "remount read-only")
+
+            let offline = try await photos.run(listing + ["--offline"], environment: environment)
+            #expect(offline.status == 0, "\(offline.stderr)")
+            #expect(offline.stdout == first.stdout, "the same photos and thumbnail files")
+            #expect(offline.stderr.hasPrefix("photos: warning: the cache at ") && offline.stderr.contains("is on a read-only file system: photos reads what it holds and keeps nothing new"), "\(offline.stderr)")
+            #expect(offline.stderr.split(separator: "\n").count == 1, "one warning: [\(offline.stderr)]")
+
+            let clear = try await photos.run(["cache", "clear"], environment: environment)
+            #expect(clear.status == 74 && clear.stderr.contains("the cache is on a read-only file system; nothing in it can be changed"), "\(clear.stderr)")
+        } }
+    }
 }
 
 /// Runs a program and returns its exit status.

@@ -160,6 +160,10 @@ enum CacheCommandError {
             if PhotoCache.isUnavailable(error) {
                 throw PhotosError.unavailable(provider: "the cache", detail: "see the warning above")
             }
+            // A read-only cache (said when it was opened) cannot be changed: a write that fails (74).
+            if PhotoCache.isReadOnly(error) {
+                throw TransportError.fileSystem(path: root, detail: "the cache is on a read-only file system; nothing in it can be changed")
+            }
             // A full disk is photos failing to write (74), with what the user can do.
             if PhotoCache.isDiskFull(error) {
                 throw TransportError.fileSystem(
