@@ -47,13 +47,13 @@ enum Diagnostics {
     }
 
     private static func write(_ line: String) {
-        let shown = held.withLock { held -> (@Sendable (String) -> Void)?? in
-            guard held != nil else { return nil }
-            held?.lines.append(line)
-            return .some(held?.show)
+        let holding = held.withLock { held -> (kept: Bool, show: (@Sendable (String) -> Void)?) in
+            guard var kept = held else { return (false, nil) }
+            kept.lines.append(line)
+            held = kept
+            return (true, kept.show)
         }
-        guard let shown else { return rawLine(line) }
-        shown?(line)
+        if holding.kept { holding.show?(line) } else { rawLine(line) }
     }
 
     /// Lines said while a full-screen view owns the terminal (browse), which would land on top of
