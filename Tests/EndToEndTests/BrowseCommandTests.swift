@@ -59,9 +59,11 @@ import Testing
 
     static let counter = Mutex(0)
 
-    /// Starts `photos browse ARGS` in a `width` x `height` pane with `photos`' environment.
+    /// Starts `photos browse ARGS` (or another `command`) in a `width` x `height` pane with
+    /// `photos`' environment; stderr goes to a file unless `stderrOnScreen`.
     static func start(
-        _ photos: PhotosBinary, _ arguments: [String], width: Int = 100, height: Int = 30, environment overrides: [String: String] = [:]
+        _ photos: PhotosBinary, _ arguments: [String], width: Int = 100, height: Int = 30, environment overrides: [String: String] = [:],
+        command: String = "browse", stderrOnScreen: Bool = false
     ) throws -> Browse {
         let number = counter.withLock { value -> Int in
             value += 1
@@ -80,8 +82,8 @@ import Testing
         for (name, value) in environment.sorted(by: { $0.key < $1.key }) { script += "export \(name)=\(quote(value))\n" }
         script += "cd \(quote(folder.path))\n"
         script += "echo $$ > \(quote(shellPID.path))\n"
-        script += ([PhotosBinary.executable.path, "browse"] + arguments).map(quote).joined(separator: " ")
-        script += " 2> \(quote(stderr.path))\n"
+        script += ([PhotosBinary.executable.path, command] + arguments).map(quote).joined(separator: " ")
+        script += stderrOnScreen ? "\n" : " 2> \(quote(stderr.path))\n"
         script += "echo $? > \(quote(status.path)).tmp && mv \(quote(status.path)).tmp \(quote(status.path))\n"
         script += "exec sleep 600\n"
         let scriptFile = folder.appendingPathComponent("browse.sh")
@@ -411,6 +413,24 @@ import Testing
             defer { browse.pane.kill() }
             #expect(try await browse.waitForExit() == 77)
             #expect(browse.errorOutput.contains("photos: error: flickr: it needs FLICKR_API_KEY to be set"), "\(browse.errorOutput)")
+        }
+    }
+
+    /// On a terminal, a listing slow to come says what it waits for, and the line is gone once
+    /// the table is printed.
+    @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
+    func aSlowListingSaysWhatItWaitsForAndClearsTheLine() async throws {
+        try await withServer(FixtureServerConfiguration(latencyMilliseconds: 2000)) { _, photos in
+            let list = try Self.start(
+                photos, ["--provider", "flickr", "--query", "many", "--per-page", "3", "--no-thumbnails"], width: 120,
+                command: "list", stderrOnScreen: true)
+            defer { list.pane.kill() }
+            try await list.pane.waitForScreen("the waiting line", timeout: .seconds(30)) { $0.contains("Waiting for flickr…") }
+            #expect(try await list.waitForExit() == 0)
+            let screen = try list.pane.capture()
+            #expect(screen.contains("flickr:5300000003") && !screen.contains("Waiting for"), "\(screen)")
+            let table = screen.split(separator: "\n").first { $0.contains("ID") && $0.contains("TITLE") } ?? ""
+            #expect(table.hasPrefix("ID"), "the table starts its own line: \(table)")
         }
     }
 

@@ -51,6 +51,9 @@ struct Listing {
                 return ProviderOutcome(index: index, name: name, result: .failure(error))
             }
         }
+        // Offline the cache answers at once; a terminal is told what a slow listing waits for.
+        let waiting = ListingWait(names: names, enabled: !offline && environment.stderrIsTerminal)
+        defer { waiting.stop() }
         let outcomes: [ProviderOutcome]
         if names.count == 1 {
             outcomes = [await outcome(0, names[0])]  // one provider: no task of its own to wait for
@@ -64,6 +67,7 @@ struct Listing {
                 return outcomes.sorted { $0.index < $1.index }
             }
         }
+        waiting.stop()
         try Task.checkCancellation()
 
         var listings: [ProviderListing] = []

@@ -1,0 +1,43 @@
+import PhotosTerminal
+import Synchronization
+
+/// On a terminal, a line that says which providers photos waits for when a listing is slow to
+/// come (a slow network, a busy provider), so that the screen is not left blank; cleared once
+/// the listing is in, before anything is printed.
+final class ListingWait: Sendable {
+    /// How long a listing may take before the line is drawn.
+    static let delay: Duration = .milliseconds(700)
+
+    private let state = Mutex<(drawn: Bool, stopped: Bool)>((false, false))
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    /// Starts waiting for `names`; nothing is ever drawn unless `enabled` (stderr a terminal).
+    init(names: [String], enabled: Bool) {
+        guard enabled, !names.isEmpty else { return }
+        let line = "Waiting for " + TerminalText.sanitize(names.joined(separator: ", ")) + "…"
+        task.withLock {
+            $0 = Task { [self] in
+                try? await Task.sleep(for: Self.delay)
+                draw(line)
+            }
+        }
+    }
+
+    private func draw(_ line: String) {
+        state.withLock { state in
+            guard !state.stopped, !Task.isCancelled else { return }
+            state.drawn = true
+            Diagnostics.raw("\r\u{1B}[2K" + line)
+        }
+    }
+
+    /// The listing is in: clears the line if it was drawn. Idempotent.
+    func stop() {
+        task.withLock { $0?.cancel() }
+        state.withLock { state in
+            guard !state.stopped else { return }
+            state.stopped = true
+            if state.drawn { Diagnostics.raw("\r\u{1B}[2K") }
+        }
+    }
+}
