@@ -64,8 +64,8 @@ extension PhotosCommand {
                     ("Index", ByteText.format(stats.indexBytes)),
                     ("Total", "\(ByteText.format(stats.totalBytes)) of \(ByteText.format(stats.maxBytes))"),
                     ("Oldest entry", stats.oldestEntry.map { "\($0.formatted(.iso8601)) (\(AgeText.format(now.timeIntervalSince($0))) ago)" } ?? "-"),
-                    ("Listing hits", "\(percent(stats.listingHitRate)) of the last \(stats.runs) runs (\(stats.listingHits) hits, \(stats.listingMisses) fetched)"),
-                    ("Image hits", "\(percent(stats.imageHitRate)) (\(stats.imageHits) hits, \(stats.imageMisses) fetched)"),
+                    ("Listing hits", "\(percent(stats.listingHitRate)) of the last \(counted(stats.runs, "run")) (\(counted(stats.listingHits, "hit")), \(stats.listingMisses) fetched)"),
+                    ("Image hits", "\(percent(stats.imageHitRate)) (\(counted(stats.imageHits, "hit")), \(stats.imageMisses) fetched)"),
                 ]
                 for provider in stats.providers {
                     rows.append((provider.name, "\(counted(provider.listings, "page")), \(counted(provider.images, "image")), \(ByteText.format(provider.imageBytes))"))

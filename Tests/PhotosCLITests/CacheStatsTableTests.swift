@@ -1,0 +1,19 @@
+import Foundation
+import Testing
+
+@testable import PhotosCLI
+@testable import PhotosCache
+
+/// `photos cache stats` as a table: counts said in words that agree with them.
+struct CacheStatsTableTests {
+    @Test func oneOfAnythingIsSingular() {
+        let stats = CacheStatistics(
+            path: "/cache", listings: 1, photos: 1, images: 1, imageBytes: 2048, indexBytes: 4096, maxBytes: 1 << 20,
+            oldestEntry: nil, runs: 1, listingHitRate: 1, imageHitRate: 1, listingHits: 1, listingMisses: 0, imageHits: 1,
+            imageMisses: 0, providers: [])
+        let table = PhotosCommand.Cache.Stats.render(stats, now: Date(), width: nil)
+        #expect(table.contains("1 page, 1 photo") && table.contains("1 file,"), "\(table)")
+        #expect(table.contains("100% of the last 1 run (1 hit, 0 fetched)"), "\(table)")
+        #expect(table.contains("Image hits    100% (1 hit, 0 fetched)"), "\(table)")
+    }
+}
