@@ -91,6 +91,7 @@ struct PageWalker: Sendable {
         mutating func next() async throws -> [Photo]? {
             guard !finished else { return nil }
             walked += 1
+            if walked == 1 { askWithFirst() }
             let result: PhotoPage
             let fromNetwork: Bool
             do {
@@ -164,13 +165,29 @@ struct PageWalker: Sendable {
             ListQuery(text: request.text, page: page, perPage: perPage, filters: filters)
         }
 
+        /// With `--limit`, asks for the pages after the first that the limit needs together with
+        /// the first, up to ``lookahead`` of them: a save of 500 in pages of 100 has all five in
+        /// the time of one round trip, and its downloads start from the first page as before. A
+        /// listing shorter than the limit costs the requests for the pages past its end, at most
+        /// ``lookahead``; they are cancelled, or their answers left unread, once the walk knows
+        /// where the listing ends. Providers whose pages are reached by tokens are walked one
+        /// page at a time.
+        private mutating func askWithFirst() {
+            guard directPaging, let limit = request.limit, limit > perPage, page < Int.max else { return }
+            let needed = limit / perPage + (limit % perPage == 0 ? 0 : 1)
+            let last = min(
+                page.addingSaturating(needed - 1), page.addingSaturating(Self.lookahead), request.page.addingSaturating(walker.maxPages - 1))
+            guard last > page else { return }
+            ask(page + 1...last)
+        }
+
         /// Asks for the pages the walk will need after `result` all at once, up to
-        /// ``lookahead`` of them, rather than one round trip after another (a save of 500 in pages
-        /// of 100 has its five pages in about the time of two). Only pages known to exist and be
-        /// needed are asked for: up to the last page the provider says it serves
+        /// ``lookahead`` of them, rather than one round trip after another. Only pages known to
+        /// exist and be needed are asked for: up to the last page the provider says it serves
         /// (``PhotoPage/lastPage``) and, with `--limit`, up to the limit. When the provider
-        /// cannot say, or its pages are reached by tokens, the walk stays one page at a time.
-        /// Pages read from the cache are not asked ahead: reading them in turn is quick.
+        /// cannot say, or its pages are reached by tokens, the walk stays one page at a time
+        /// (past those a limit had asked with the first page). Pages read from the cache are not
+        /// asked ahead: reading them in turn is quick.
         private mutating func askAhead(after result: PhotoPage) {
             guard directPaging, var last = result.lastPage else { return }
             if let limit = request.limit {
@@ -182,9 +199,14 @@ struct PageWalker: Sendable {
             }
             last = min(last, page.addingSaturating(Self.lookahead - 1), request.page.addingSaturating(walker.maxPages - 1))
             guard last >= page else { return }
+            ask(page...last)
+        }
+
+        /// Starts fetching `pages`, those not asked for already.
+        private mutating func ask(_ pages: ClosedRange<Int>) {
             let cache = walker.cache, provider = provider, mode = request.mode, fields = walker.fields, hook = walker.beforeStoring,
                 fetching = walker.beforeFetching
-            for number in page...last where ahead[number] == nil {
+            for number in pages where ahead[number] == nil {
                 let query = query(number)
                 ahead[number] = Task {
                     try await cache.listing(query, from: provider, mode: mode, fields: fields, beforeStoring: hook, beforeFetching: fetching)
