@@ -77,6 +77,15 @@ struct NameTemplateTests {
         #expect((try? NameTemplate("{{literal}} {id}"))?.components == [[.text("{literal} "), .field(.id)]])
     }
 
+    @Test func aTemplateWithoutAnExtensionIsToldApart() throws {
+        for named in [NameTemplate.defaultTemplate, "{id}.jpg", "{title}.{ext}", "{ext}/{id}.{ext}", "{id}-{ext}", "pics/{id}.JPG"] {
+            #expect(try NameTemplate(named).namesFileType, "\(named) names the file's type")
+        }
+        for unnamed in ["{id}", "{ext}/{id}", "{title}.", "{id}.{title}", "v1.0/{id}", "{id} (copy)"] {
+            #expect(try !NameTemplate(unnamed).namesFileType, "\(unnamed) gives no extension")
+        }
+    }
+
     @Test func collisionsGetNumberedNamesInInputOrder() {
         var assigner = NameAssigner(metadata: false)
         let names = (0..<4).map { _ in assigner.assign(["dogs", "Rex.jpg"]) { _ in false } }

@@ -110,6 +110,15 @@ struct NameTemplate: Sendable, Equatable {
         Set(components.joined().compactMap { if case .field(let field) = $0 { return field } else { return nil } })
     }
 
+    /// Whether the file name ends in an extension: `{ext}`, or a literal one such as `.jpg`.
+    var namesFileType: Bool {
+        guard let fileName = components.last else { return false }
+        if fileName.contains(where: { if case .field(.ext) = $0 { return true } else { return false } }) { return true }
+        guard case .text(let text) = fileName.last, let dot = text.lastIndex(of: ".") else { return false }
+        let suffix = text[text.index(after: dot)...]
+        return !suffix.isEmpty && suffix.allSatisfy { $0.isLetter || $0.isNumber }
+    }
+
     /// The path below `--to` for one photo, one safe component per folder and the file name.
     /// - Parameter reserve: bytes the file name leaves free (for `.part`, `.json` and `-N`).
     func render(_ values: NameFields, reserve: Int = 0) -> [String] {

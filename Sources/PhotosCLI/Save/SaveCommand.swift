@@ -131,6 +131,9 @@ extension PhotosCommand {
 
         func run() async throws {
             let template = try NameTemplate(name)
+            if !template.namesFileType {
+                Diagnostics.warning("--name \"\(name)\" gives the files no extension, so viewers may not know them for images; end it with .{ext}")
+            }
             let source: SaveRequest.Source
             if ids == ["-"] {
                 source = .standardInput
