@@ -33,7 +33,10 @@ extension PhotosError: CustomStringConvertible {
         case .badData(let provider, let detail): return "\(provider) sent data photos cannot read: \(detail)"
         case .unavailable(let provider, let detail): return "\(provider) is unavailable: \(detail)"
         case .offlineNothingCached(let what): return "offline and nothing cached for \(what); run it once without --offline"
-        case .authentication(let provider, let detail): return "\(provider): \(detail)"
+        case .authentication(let provider, let detail):
+            // "Flickr refused the API key" names its provider already: not "flickr: Flickr ...".
+            let named = detail.lowercased().hasPrefix(provider.lowercased() + " ")
+            return named ? detail : "\(provider): \(detail)"
         case .notFound(let id): return "no photo \(id) at \(id.provider)"
         case .interrupted: return "interrupted"
         }

@@ -206,6 +206,7 @@ import Testing
             let bad = try await photos.run(["list", "--provider", "flickr", "--query", "dogs"], environment: ["FLICKR_API_KEY": "bad-key"])
             #expect(bad.status == 77)
             #expect(bad.stderr.contains("FLICKR_API_KEY"))
+            #expect(bad.stderr.hasPrefix("photos: error: Flickr refused the API key"), "the provider named once: \(bad.stderr)")
             #expect(!bad.stderr.contains("bad-key") && !bad.stdout.contains("bad-key"))
 
             let unavailable = try await photos.run(["list", "--provider", "flickr", "--query", FixtureProviderEmulation.flickrUnavailableText])

@@ -327,6 +327,20 @@ import Glibc
         }
     }
 
+    @Test func aPhotoNamedTwiceIsSavedOnceAndItsRepeatSaidAsOne() async throws {
+        try await withServer { _, photos in
+            let folder = try TemporaryFolder("save-twice")
+            let arguments = ["save", "flickr:53624890009", "flickr:53624890009", "--to", folder.url.path, "--size", "small"]
+            let first = try await photos.run(arguments)
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(first.stdout.hasPrefix("Saved 1 photo ") && first.stdout.hasSuffix("; 1 repeat skipped.\n"), "\(first.stdout)")
+            #expect(!first.stdout.contains("already there"), "nothing was there before: \(first.stdout)")
+            let again = try await photos.run(arguments)
+            #expect(again.stdout.hasPrefix("Saved 0 photos ") && again.stdout.hasSuffix("; 1 was already there; 1 repeat skipped.\n"), "\(again.stdout)")
+            #expect(Self.files(under: folder.url).count == 1)
+        }
+    }
+
     /// The table `photos list` prints into a pipe is read by its first column.
     @Test func photosListTableOnStdinIsSaved() async throws {
         try await withServer { _, photos in

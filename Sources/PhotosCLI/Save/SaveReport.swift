@@ -7,7 +7,10 @@ struct SaveReport {
     /// Inputs received so far (photos, ids, lines).
     var received = 0
     private(set) var saved = 0
+    /// Files already there, repeats included (as `--format json` counts them).
     var skipped = 0
+    /// Those of `skipped` that repeat a photo named earlier in the run, said apart in the summary.
+    var repeats = 0
     /// Bytes of the files saved by this run (whole files, also when resumed).
     private(set) var bytes = 0
     var failures: [SaveFailure] = []
@@ -42,12 +45,14 @@ struct SaveReport {
         return parts.joined(separator: "  ")
     }
 
-    /// `Saved 298 photos (14.2 MiB) to DIR in 1.3 s; 2 were already there; 1 failed.`
+    /// `Saved 298 photos (14.2 MiB) to DIR in 1.3 s; 2 were already there; 1 repeat skipped; 1 failed.`
     func summaryLine(folder: URL) -> String {
         let seconds = elapsed
         let time = seconds < 10 ? String(format: "%.1f s", seconds) : AgeText.format(seconds)
         var line = "Saved \(saved) \(saved == 1 ? "photo" : "photos") (\(ByteText.format(Int64(bytes)))) to \(folder.path) in \(time)"
-        if skipped > 0 { line += "; \(skipped) \(skipped == 1 ? "was" : "were") already there" }
+        let there = skipped - repeats
+        if there > 0 { line += "; \(there) \(there == 1 ? "was" : "were") already there" }
+        if repeats > 0 { line += "; \(repeats) \(repeats == 1 ? "repeat" : "repeats") skipped" }
         if !failures.isEmpty {
             line += "; \(failures.count) failed"
             if failures.contains(where: { $0.kind.isRetryable }) { line += " (run the same command again to retry)" }

@@ -63,7 +63,8 @@ struct Saving {
                 var inFlight = 0
                 var assigner = NameAssigner(metadata: request.metadata)
                 // Photos named twice (the same id given or piped again, a listing that repeats
-                // one across pages) are saved once; the repeat counts as already there.
+                // one across pages) are saved once; the repeat counts as already there in JSON,
+                // and apart in the summary.
                 var seen = Set<PhotoID>()
                 var sequence = 0
                 func record(_ outcome: FileOutcome, _ label: String, _ order: Int) {
@@ -121,6 +122,7 @@ struct Saving {
                     let firsts = batch.filter { input in
                         guard let id = input.photoID, !seen.insert(id).inserted else { return true }
                         sequence += 1
+                        report.repeats += 1
                         record(.skipped, input.label, sequence)
                         return false
                     }
@@ -190,7 +192,7 @@ struct Saving {
         if Task.isCancelled || report.cancelled {
             // What the next run will find: the files saved are skipped, the .part files continue.
             var done = "\(report.saved) saved"
-            if report.skipped > 0 { done += ", \(report.skipped) already there" }
+            if report.skipped > report.repeats { done += ", \(report.skipped - report.repeats) already there" }
             Diagnostics.note("Stopped: \(done) before the stop; run the same command again to resume (files saved are skipped, .part files continue).")
             throw CancellationError()
         }
