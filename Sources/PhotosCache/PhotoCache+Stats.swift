@@ -42,7 +42,14 @@ extension PhotoCache {
     /// Counts and sizes from the index (no folder is listed), and hit rates of the last runs.
     /// - Throws: ``CacheUnavailable`` or a database error.
     public func statistics(lastRuns: Int = PhotoCache.statisticsRuns) throws -> CacheStatistics {
-        try index.read { db in
+        // A cache never made is reported empty, and not made by being looked at.
+        if !FileManager.default.fileExists(atPath: indexPath) {
+            return CacheStatistics(
+                path: root.path, listings: 0, photos: 0, images: 0, imageBytes: 0, indexBytes: 0, maxBytes: configuration.maxSizeBytes,
+                oldestEntry: nil, runs: 0, listingHitRate: nil, imageHitRate: nil, listingHits: 0, listingMisses: 0, imageHits: 0,
+                imageMisses: 0, providers: [])
+        }
+        return try index.read { db in
             let listings = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM listing") ?? 0
             let photos = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photo") ?? 0
             let images = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM image") ?? 0

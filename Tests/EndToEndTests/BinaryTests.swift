@@ -48,6 +48,19 @@ import Testing
         }
     }
 
+    @Test func statsOfACacheNeverMadeIsEmptyAndMakesNothing() async throws {
+        let photos = try Photos(server: nil)
+        defer { photos.remove() }
+        #expect(!FileManager.default.fileExists(atPath: photos.cacheFolder.path))
+        let stats = try await photos.run(["cache", "stats", "--format", "json"])
+        #expect(stats.status == 0, "\(stats.stderr)")
+        let json = try stats.json()
+        #expect(json["listings"] as? Int == 0 && json["images"] as? Int == 0 && json["runs"] as? Int == 0)
+        let table = try await photos.run(["cache", "stats"])
+        #expect(table.status == 0 && table.stdout.contains("0 pages, 0 photos"))
+        #expect(!FileManager.default.fileExists(atPath: photos.cacheFolder.path), "looking made no cache folder")
+    }
+
     @Test func offlineWithNothingCachedExits69() async throws {
         let photos = try Photos(server: nil)
         defer { photos.remove() }
