@@ -42,12 +42,11 @@ extension PhotoCache {
     /// Counts and sizes from the index (no folder is listed), and hit rates of the last runs.
     /// - Throws: ``CacheUnavailable`` or a database error.
     public func statistics(lastRuns: Int = PhotoCache.statisticsRuns) throws -> CacheStatistics {
-        // A cache never made is reported empty, and not made by being looked at.
+        // A cache without an index is reported empty, and no index is made by looking at it.
         if !FileManager.default.fileExists(atPath: indexPath) {
-            return CacheStatistics(
+            return Self.statistics(
                 path: root.path, listings: 0, photos: 0, images: 0, imageBytes: 0, indexBytes: 0, maxBytes: configuration.maxSizeBytes,
-                oldestEntry: nil, runs: 0, listingHitRate: nil, imageHitRate: nil, listingHits: 0, listingMisses: 0, imageHits: 0,
-                imageMisses: 0, providers: [])
+                oldest: nil, runs: runLog.last(lastRuns), providers: [])
         }
         return try index.read { db in
             let listings = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM listing") ?? 0
@@ -78,19 +77,27 @@ extension PhotoCache {
                 byProvider[name, default: .init(name: name, listings: 0, images: 0, imageBytes: 0)].images = row.value("n") ?? 0
                 byProvider[name, default: .init(name: name, listings: 0, images: 0, imageBytes: 0)].imageBytes = row.value("bytes") ?? 0
             }
-            let lh = runs.reduce(0) { $0 + $1.listingHits }
-            let lm = runs.reduce(0) { $0 + $1.listingMisses }
-            let ih = runs.reduce(0) { $0 + $1.imageHits }
-            let im = runs.reduce(0) { $0 + $1.imageMisses }
-            return CacheStatistics(
-                path: root.path, listings: listings, photos: photos, images: images, imageBytes: imageBytes,
-                indexBytes: pages * pageSize, maxBytes: configuration.maxSizeBytes,
-                oldestEntry: oldest.map(Date.init(timeIntervalSince1970:)), runs: runs.count,
-                listingHitRate: lh + lm > 0 ? Double(lh) / Double(lh + lm) : nil,
-                imageHitRate: ih + im > 0 ? Double(ih) / Double(ih + im) : nil,
-                listingHits: lh, listingMisses: lm, imageHits: ih, imageMisses: im,
-                providers: byProvider.values.sorted { $0.name < $1.name })
+            return Self.statistics(
+                path: root.path, listings: listings, photos: photos, images: images, imageBytes: imageBytes, indexBytes: pages * pageSize,
+                maxBytes: configuration.maxSizeBytes, oldest: oldest, runs: runs, providers: byProvider.values.sorted { $0.name < $1.name })
         }
+    }
+
+    /// The statistics of these counts, with the hit rates of `runs`.
+    private static func statistics(
+        path: String, listings: Int, photos: Int, images: Int, imageBytes: Int64, indexBytes: Int64, maxBytes: Int64, oldest: Double?,
+        runs: [RunLog.Run], providers: [CacheStatistics.ProviderStatistics]
+    ) -> CacheStatistics {
+        let lh = runs.reduce(0) { $0 + $1.listingHits }
+        let lm = runs.reduce(0) { $0 + $1.listingMisses }
+        let ih = runs.reduce(0) { $0 + $1.imageHits }
+        let im = runs.reduce(0) { $0 + $1.imageMisses }
+        return CacheStatistics(
+            path: path, listings: listings, photos: photos, images: images, imageBytes: imageBytes, indexBytes: indexBytes,
+            maxBytes: maxBytes, oldestEntry: oldest.map(Date.init(timeIntervalSince1970:)), runs: runs.count,
+            listingHitRate: lh + lm > 0 ? Double(lh) / Double(lh + lm) : nil,
+            imageHitRate: ih + im > 0 ? Double(ih) / Double(ih + im) : nil,
+            listingHits: lh, listingMisses: lm, imageHits: ih, imageMisses: im, providers: providers)
     }
 
     /// Runs `PRAGMA integrity_check`; "ok" when the index is sound.
