@@ -464,13 +464,16 @@ import Testing
     /// costs the loop a pass over each transfer libcurl holds, a poll of its socket included.
     @Test func transfersThatMustWaitForAStreamDoNotWakeTheLoop() async throws {
         // Nothing is answered during the test: the first hundred hold the connection's streams
-        // (were one to finish, the host's queue would move on and a wake-up would be due).
-        try await withFixtureServer(FixtureServerConfiguration(latencyMilliseconds: 30_000)) { server in
+        // (were one to finish, the host's queue would move on and a wake-up would be due). Nor
+        // does any stall, however long a busy machine takes to get them all going: the server
+        // waits ten minutes, and so does the transport before it calls a silent transfer stalled.
+        try await withFixtureServer(FixtureServerConfiguration(latencyMilliseconds: 600_000)) { server in
             let wakeUps = Atomic(0)
             let finished = Counter()
             var configuration = TransportConfiguration()
             configuration.caBundlePath = server.caFile
             configuration.maxConnectionsPerHost = 1
+            configuration.lowSpeedTime = .seconds(600)
             let transport = try CurlTransport(configuration: configuration) { wakeUps.add(1, ordering: .relaxed) }
             let folder = try TemporaryFolder()
             let (before, after) = try await withThrowingTaskGroup(of: Void.self) { group in
