@@ -99,6 +99,10 @@ let package = Package(
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
 
+        // Keeps descriptors 0 to 2 taken when photos is started with one closed (`>&-`), so that
+        // no file it opens gets a standard stream's number.
+        .target(name: "StandardStreams"),
+
         // MARK: Core and infrastructure
         .target(name: "PhotosCore"),
         .target(name: "PhotosTransport", dependencies: ["PhotosCore", "CurlShim", "CXattr"]),
@@ -120,7 +124,7 @@ let package = Package(
         .target(
             name: "PhotosCLI",
             dependencies: [
-                "PhotosCore", "PhotosTransport", "PhotosTerminal", "PhotosCache", "PhotosImaging", "PhotosProviders",
+                "PhotosCore", "PhotosTransport", "PhotosTerminal", "PhotosCache", "PhotosImaging", "PhotosProviders", "StandardStreams",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]

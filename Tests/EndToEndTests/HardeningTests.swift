@@ -83,6 +83,39 @@ import Testing
         #expect(run.stderr == "photos: error: cannot write the output: No space left on device\n")
     }
 
+    /// A standard stream closed at start (`>&-`) is said as such, and no file photos opens takes
+    /// its descriptor: what is written to stdout or stderr never lands in the cache.
+    @Test func aClosedStandardStreamIsSaidAndNoFileTakesItsPlace() async throws {
+        try await withServer { _, photos in
+            func shell(_ line: String) throws -> ProgramRun {
+                try runProgram("/bin/sh", ["-c", line, PhotosBinary.executable.path], environment: photos.environment)
+            }
+            let list = "\"$0\" list --provider placeholder --per-page 5"
+            let closedOut = try shell(list + " >&-")
+            #expect(closedOut.status == 74)
+            #expect(closedOut.stderr == "photos: error: cannot write the output: \(Self.closedOutput)\n", "\(closedOut.stderr)")
+            for early in ["--version", "--help"] {
+                let run = try shell("\"$0\" \(early) >&-")
+                #expect(run.status == 74 && run.stderr.contains(Self.closedOutput), "\(early): \(run.stderr)")
+            }
+
+            let closedIn = try shell("\"$0\" save - <&-")
+            #expect(closedIn.status == 64)
+            #expect(closedIn.stderr.contains("the standard input is closed"), "\(closedIn.stderr)")
+
+            // Warnings and notes to a closed stderr go nowhere; the listing is whole.
+            let closedErr = try shell(list + " --offline 2>&-")
+            #expect(closedErr.status == 0)
+            #expect(closedErr.stdout.split(separator: "\n").count == 6, "a header and five photos: \(closedErr.stdout)")
+            let stats = try await photos.run(["cache", "stats", "--format", "json"])
+            let json = try stats.json()
+            #expect(json["listings"] as? Int == 1 && json["images"] as? Int == 5, "the cache is sound: \(stats.stdout) \(stats.stderr)")
+            #expect(try partialFiles(under: photos.cacheFolder).isEmpty)
+        }
+    }
+
+    static let closedOutput = "the standard output is closed; send it to a file, or to /dev/null to discard it"
+
     @Test func aClosedPipeIsAQuietSuccess() async throws {
         try await withServer { _, photos in
             // About a megabyte of JSON Lines: far more than a pipe holds once head has gone.

@@ -327,6 +327,19 @@ import Glibc
         }
     }
 
+    @Test func aCurrentFolderThatWasDeletedIsSaidAsSuch() async throws {
+        try await withServer { _, photos in
+            let folder = try TemporaryFolder("save-gone")
+            let gone = folder.appending("gone").path
+            let run = try runProgram(
+                "/bin/sh", ["-c", "mkdir \"$1\" && cd \"$1\" && rmdir \"$1\" && exec \"$0\" save flickr:53624890009", PhotosBinary.executable.path, gone],
+                environment: photos.environment)
+            #expect(run.status == 74)
+            #expect(run.stderr.contains("the current folder no longer exists"), "\(run.stderr)")
+            #expect(!run.stderr.contains("URL type"), "no Foundation jargon: \(run.stderr)")
+        }
+    }
+
     @Test func aPhotoNamedTwiceIsSavedOnceAndItsRepeatSaidAsOne() async throws {
         try await withServer { _, photos in
             let folder = try TemporaryFolder("save-twice")

@@ -31,6 +31,7 @@ public enum EarlyCommands {
     /// Writes `text` to stdout; leaves with 74 when it cannot (a full disk), quietly when the
     /// reader has gone (`photos --version | true`).
     private static func write(_ text: String) {
+        Output.exitIfStandardOutputWasClosed()
         guard let code = Output.writeAll(text, to: STDOUT_FILENO), code != EPIPE else { return }
         Output.writeAll("photos: error: cannot write the output: \(String(cString: strerror(code)))\n", to: STDERR_FILENO)
         _exit(74)

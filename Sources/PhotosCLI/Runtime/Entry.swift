@@ -38,6 +38,7 @@ extension PhotosCommand {
             if message.hasPrefix("Error: ") { message = "photos: error: " + message.dropFirst("Error: ".count) }
             if !message.isEmpty {
                 if exitCode == .success {
+                    Output.exitIfStandardOutputWasClosed()  // help asked for, with nowhere to print it
                     print(message)
                 } else {
                     Output.writeAll(message + "\n", to: STDERR_FILENO)

@@ -2,6 +2,7 @@ import PhotosCache
 import PhotosCore
 import PhotosTerminal
 import PhotosTransport
+import StandardStreams
 import Synchronization
 
 #if canImport(Glibc)
@@ -89,6 +90,20 @@ enum OutputError: Error {
 
 /// Writes data to stdout.
 enum Output {
+    /// Why output meant for a stdout closed at start (`>&-`) is an error.
+    static let closedStandardOutput = "the standard output is closed; send it to a file, or to /dev/null to discard it"
+
+    /// Whether stdout was closed when photos started.
+    static var standardOutputWasClosed: Bool { photos_standard_stream_was_closed(STDOUT_FILENO) }
+
+    /// Leaves with 74 when stdout was closed at start, for output written before any command
+    /// runs (`--version`, help).
+    static func exitIfStandardOutputWasClosed() {
+        guard standardOutputWasClosed else { return }
+        writeAll("photos: error: cannot write the output: \(closedStandardOutput)\n", to: STDERR_FILENO)
+        _exit(74)
+    }
+
     /// Writes to stdout.
     /// - Throws: `OutputError`: the command then winds down as after any error (the cache
     ///   records what was done, the transport stops) before photos exits.
@@ -99,6 +114,9 @@ enum Output {
     /// Writes UTF-8 bytes to stdout.
     /// - Throws: `OutputError`, as ``write(_:)``.
     static func write(bytes: [UInt8]) throws {
+        // Started with stdout closed: descriptor 1 is /dev/null (see StandardStreams), and the
+        // output would vanish without a word.
+        if standardOutputWasClosed { throw OutputError.failed(closedStandardOutput) }
         if let error = writeAll(bytes: bytes, to: STDOUT_FILENO) {
             throw error == EPIPE ? OutputError.readerGone : OutputError.failed(String(cString: strerror(error)))
         }

@@ -2,6 +2,7 @@ import Foundation
 import PhotosCache
 import PhotosCore
 import PhotosTerminal
+import StandardStreams
 import Synchronization
 
 /// One photo to save, as the input named it.
@@ -65,6 +66,9 @@ final class SaveInputs: Sendable {
                 channel.finish()
             }, expected: inputs.count)]
         case .standardInput:
+            if photos_standard_stream_was_closed(STDIN_FILENO) {
+                throw PhotosError.usage("the standard input is closed: pipe ids, or the output of photos list, into photos save -")
+            }
             let reader = LineReader()
             return [SaveLane(name: "stdin", produce: { channel in
                 do {

@@ -28,6 +28,11 @@ struct Saving {
 
     func run(_ request: SaveRequest) async throws {
         let folder = request.folder.standardizedFileURL
+        // A relative --to (the default, ".") in a current folder that was deleted meanwhile:
+        // Foundation cannot make the path absolute.
+        if !folder.path.hasPrefix("/") {
+            throw OutputError.failed("the current folder no longer exists (was it deleted?); cd to one that does, or name the folder with --to")
+        }
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), !isFolder.boolValue {
             throw OutputError.failed("--to names a file, not a folder: \(folder.path)")
