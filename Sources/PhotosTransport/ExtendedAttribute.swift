@@ -22,6 +22,18 @@ public enum ExtendedAttribute {
         return String(decoding: buffer[..<length], as: UTF8.self)
     }
 
+    /// Whether the file system of `path` keeps extended attributes: false only when it says it
+    /// has none (a file system that cannot be asked counts as keeping them).
+    public static func areKept(at path: String) -> Bool {
+        var byte: UInt8 = 0
+        #if os(Linux)
+        let result = lgetxattr(path, "user.photos.probe", &byte, 1)
+        #else
+        let result = getxattr(path, "user.photos.probe", &byte, 1, 0, XATTR_NOFOLLOW)
+        #endif
+        return result >= 0 || errno != ENOTSUP
+    }
+
     /// Sets `name` on the file at `path`; returns whether it was stored.
     @discardableResult
     public static func set(_ name: String, _ value: String, path: String) -> Bool {

@@ -74,6 +74,18 @@ extension FullDiskTests {
             #expect(clear.status == 74 && clear.stderr.contains("the cache is on a read-only file system; nothing in it can be changed"), "\(clear.stderr)")
         } }
     }
+
+    /// A save into a folder on a read-only file system says so once and downloads nothing.
+    @Test func aSaveIntoAReadOnlyFolderStopsBeforeDownloading() async throws {
+        try await withServer { server, photos in try await withTmpfs(photos, "readonly-to", size: "1m") { mountPoint in
+            #expect(try shell("/bin/mount", ["-o", "remount,ro", mountPoint.path]) == 0, "remount read-only")
+            server.resetStats()
+            let run = try await photos.run(["save", "--provider", "flickr", "--query", "many", "--limit", "50", "--size", "small", "--to", mountPoint.path])
+            #expect(run.status == 74)
+            #expect(run.stderr == "photos: error: cannot write \(mountPoint.path): Read-only file system\n", "\(run.stderr)")
+            #expect(server.stats().requests == 0, "no listing and no image fetched for a folder that cannot take them")
+        } }
+    }
 }
 
 /// Runs a program and returns its exit status.

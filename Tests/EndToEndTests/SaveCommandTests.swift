@@ -327,6 +327,56 @@ import Glibc
         }
     }
 
+    /// A file photos did not save keeps its name, whatever it holds: the photo takes the next
+    /// name, and is counted saved only once it is.
+    @Test func aFileThatIsNotPhotosOwnIsNeverTakenForASavedPhoto() async throws {
+        try await withServer { _, photos in
+            let folder = try TemporaryFolder("save-foreign")
+            let target = folder.appending("flickr")
+            try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+            let foreign: [(String, Data)] = [("flickr_53624890009.jpg", Data("my precious file".utf8)), ("flickr_53625112784.jpg", Data())]
+            for (name, data) in foreign { try data.write(to: target.appendingPathComponent(name)) }
+            let ids = ["flickr:53624890009", "flickr:53625112784"]
+            let run = try await photos.run(["save"] + ids + ["--to", folder.url.path, "--size", "small", "--format", "json"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let summary = try run.json()
+            #expect(summary["saved"] as? Int == 2 && summary["skipped"] as? Int == 0, "\(run.stdout)")
+            for (name, data) in foreign {
+                #expect(try Data(contentsOf: target.appendingPathComponent(name)) == data, "\(name) is left as it was")
+                let numbered = target.appendingPathComponent(name.replacingOccurrences(of: ".jpg", with: "-2.jpg"))
+                let saved = try Data(contentsOf: numbered)
+                #expect(saved.starts(with: [0xFF, 0xD8, 0xFF]), "the photo is saved beside it, a JPEG: \(numbered.lastPathComponent)")
+            }
+            let again = try await photos.run(["save"] + ids + ["--to", folder.url.path, "--size", "small", "--format", "json"])
+            #expect(try again.json()["skipped"] as? Int == 2, "a re-run finds its own files under their numbered names")
+        }
+    }
+
+    /// A photo the provider has no detail for is saved from its listing's image whether the
+    /// listing is walked by save itself or piped in as JSON Lines.
+    @Test func aListingPipedInSavesWhatTheSameListingSaves() async throws {
+        try await withServer { _, photos in
+            let folder = try TemporaryFolder("save-agree")
+            let walked = try await photos.run(["save", "--provider", "nasa", "--query", "dogs", "--to", folder.appending("walked").path, "--format", "json"])
+            let walkedSummary = try walked.json()
+            let listed = try await photos.run(["list", "--provider", "nasa", "--query", "dogs", "--format", "jsonl", "--no-thumbnails"])
+            #expect(listed.status == 0)
+            let input = folder.appending("input.jsonl")
+            try listed.stdout.write(to: input, atomically: true, encoding: .utf8)
+            let piped = try runProgram(
+                "/bin/sh", ["-c", "exec \"$0\" save - --to \"$1\" --format json < \"$2\"", PhotosBinary.executable.path,
+                    folder.appending("piped").path, input.path],
+                environment: photos.environment)
+            let pipedSummary = try #require(try JSONSerialization.jsonObject(with: Data(piped.stdout.utf8)) as? [String: Any])
+            let saved = try #require(walkedSummary["saved"] as? Int)
+            #expect(saved > 10, "\(walked.stdout)")
+            #expect(pipedSummary["saved"] as? Int == saved, "\(piped.stdout) \(piped.stderr)")
+            #expect((pipedSummary["failed"] as? [Any])?.count == (walkedSummary["failed"] as? [Any])?.count)
+            #expect(piped.stderr.contains("no detail ("), "the fallback is said: \(piped.stderr)")
+            #expect(Self.files(under: folder.appending("piped")).count == saved)
+        }
+    }
+
     @Test func aCurrentFolderThatWasDeletedIsSaidAsSuch() async throws {
         try await withServer { _, photos in
             let folder = try TemporaryFolder("save-gone")

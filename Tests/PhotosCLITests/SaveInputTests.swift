@@ -19,7 +19,7 @@ struct SaveInputTests {
     }
 
     @Test func stdinLinesAreIdsPhotoObjectsOrFailures() throws {
-        guard case .id(let id, nil) = try input("  flickr:53624890009 ") else {
+        guard case .id(let id, nil, nil) = try input("  flickr:53624890009 ") else {
             Issue.record("an id")
             return
         }
@@ -40,13 +40,17 @@ struct SaveInputTests {
         }
         #expect(reason.contains("--format jsonl"), "says what to pipe instead")
         let listed = #"{"id":"placeholder:3","title":"t","image_url":"https://h/600/abc"}"#
-        guard case .id(let listedID, nil) = try input(listed) else {
-            Issue.record("a list --format jsonl line is its id")
+        guard case .id(let listedID, nil, let known?) = try input(listed) else {
+            Issue.record("a list --format jsonl line is its id, with its image for when the provider has no detail")
             return
         }
-        #expect(listedID.raw == "3")
+        #expect(listedID.raw == "3" && known.imageURL == "https://h/600/abc" && known.sizes.isEmpty)
+        guard case .id(_, nil, nil) = try input(#"{"id":"placeholder:3","image_url":"file:///etc/passwd"}"#) else {
+            Issue.record("an image photos may not fetch is not kept")
+            return
+        }
         let shown = #"{"id":"flickr:1","title":"t","taken_at":"2024-01-01T07:00:00Z","sizes":[{"label":"Original","width":4000,"height":3000,"url":"https://h/o.jpg"},{"label":"x","url":"file:///etc/passwd"}]}"#
-        guard case .id(_, let described?) = try input(shown) else {
+        guard case .id(_, let described?, _) = try input(shown) else {
             Issue.record("a show --format json object describes its sizes")
             return
         }

@@ -1,5 +1,6 @@
 import Foundation
 import PhotosCore
+import PhotosTransport
 
 #if canImport(Glibc)
 import Glibc
@@ -32,12 +33,27 @@ enum BrowseSaving {
     static func save(_ file: URL, photo: Photo, into folder: URL) throws -> (path: String, existed: Bool) {
         let fileExtension = ImageKind(file: file)?.fileExtension ?? (file.pathExtension.isEmpty ? "jpg" : file.pathExtension.lowercased())
         let name = try NameTemplate(NameTemplate.defaultTemplate).render(NameFields(photo: photo, imageURL: "image." + fileExtension), reserve: 5)
-        let target = name.reduce(folder) { $0.appendingPathComponent($1) }
         let manager = FileManager.default
-        if let existing = try? manager.attributesOfItem(atPath: target.path)[.size] as? Int,
-           let size = try? manager.attributesOfItem(atPath: file.path)[.size] as? Int, existing == size {
-            return (target.path, true)
+        let size = (try? manager.attributesOfItem(atPath: file.path)[.size] as? Int) ?? nil
+        // As `photos save` names it: a file there that is this photo's (its mark says so) is the
+        // photo saved already; any other file keeps its name, and the photo takes the next one.
+        var existed = false
+        var assigner = NameAssigner(metadata: false)
+        let relative = assigner.assign(name) { path in
+            let candidate = folder.path + "/" + path
+            var info = stat()
+            guard lstat(candidate, &info) == 0 else { return false }
+            guard (info.st_mode & S_IFMT) == S_IFREG else { return true }
+            if let owner = ExtendedAttribute.get(SavedFiles.ownerAttribute, path: candidate) {
+                existed = owner == photo.id.description
+            } else {
+                // Where the file system keeps no marks, the same number of bytes stands for them.
+                existed = !ExtendedAttribute.areKept(at: candidate) && size == Int(info.st_size)
+            }
+            return !existed
         }
+        let target = folder.appendingPathComponent(relative)
+        if existed { return (target.path, true) }
         // A folder that cannot be made names itself and the setting that chose it.
         let setting = "set PHOTOS_SAVE_DIR or [save] dir to a folder you can write"
         do {
@@ -56,6 +72,7 @@ enum BrowseSaving {
             try? manager.removeItem(at: part)
             throw TransportError.fileSystem(path: target.path, detail: Diagnostics.describe(error))
         }
+        ExtendedAttribute.set(SavedFiles.ownerAttribute, photo.id.description, path: part.path)
         guard rename(part.path, target.path) == 0 else {
             let reason = String(cString: strerror(errno))
             try? manager.removeItem(at: part)

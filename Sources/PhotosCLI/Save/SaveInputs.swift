@@ -10,8 +10,9 @@ enum SaveInput: Sendable {
     /// A photo of a listing, with what the listing knew.
     case photo(Photo)
     /// An id (an argument, a line of stdin), with the photo a JSON line described when it names
-    /// its sizes (`photos show --format json`).
-    case id(PhotoID, described: Photo?)
+    /// its sizes (`photos show --format json`), or else what a listing's line knew of it
+    /// (`photos list --format jsonl`: its image, saved when the provider has no detail for it).
+    case id(PhotoID, described: Photo?, listed: Photo? = nil)
     /// A line or argument that is not a photo id.
     case invalid(String, reason: String)
 
@@ -19,7 +20,7 @@ enum SaveInput: Sendable {
     var photoID: PhotoID? {
         switch self {
         case .photo(let photo): return photo.id
-        case .id(let id, _): return id
+        case .id(let id, _, _): return id
         case .invalid: return nil
         }
     }
@@ -28,7 +29,7 @@ enum SaveInput: Sendable {
     var label: String {
         switch self {
         case .photo(let photo): return photo.id.description
-        case .id(let id, _): return id.description
+        case .id(let id, _, _): return id.description
         case .invalid(let text, _): return text
         }
     }
@@ -173,10 +174,12 @@ final class SaveInputs: Sendable {
         String(text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ").prefix(60))
     }
 
-    /// The photo a JSON object names by its `id`, with its sizes when it lists them.
+    /// The photo a JSON object names by its `id`, with its sizes when it lists them, or else its
+    /// image when it names one.
     private static func input(from object: [String: Any]) -> SaveInput? {
         guard let idText = object["id"] as? String, let id = PhotoID(idText) else { return nil }
-        return .id(id, described: describedPhoto(id, object))
+        if let described = describedPhoto(id, object) { return .id(id, described: described) }
+        return .id(id, described: nil, listed: listedPhoto(id, object))
     }
 
     /// The photo a JSON object describes, when it names its sizes (the `sizes` of show's JSON):
@@ -188,6 +191,17 @@ final class SaveInputs: Sendable {
             return PhotoSize(label: size["label"] as? String ?? "", width: size["width"] as? Int, height: size["height"] as? Int, url: url)
         }
         guard !sizes.isEmpty else { return nil }
+        return photo(id, object, sizes: sizes)
+    }
+
+    /// What a line of `photos list --format jsonl` knew of a photo, when it names an image photos
+    /// may fetch.
+    static func listedPhoto(_ id: PhotoID, _ object: [String: Any]) -> Photo? {
+        guard let image = object["image_url"] as? String, URLPolicy.isAllowed(image) else { return nil }
+        return photo(id, object, sizes: [])
+    }
+
+    private static func photo(_ id: PhotoID, _ object: [String: Any], sizes: [PhotoSize]) -> Photo {
         let dates = ISO8601DateFormatter()
         return Photo(
             id: id, title: object["title"] as? String ?? "", owner: object["owner"] as? String,

@@ -106,9 +106,10 @@ final class SavedFiles: Sendable {
 
     // MARK: Names
 
-    /// What is at `path`: nothing, a file of this photo (or of no known photo: a complete
-    /// earlier download, or the user's own), or something it must not take (another photo's
-    /// file, a folder, a link).
+    /// What is at `path`: nothing, a file of this photo (or, where the file system keeps no
+    /// extended attributes, an image of no known photo: a complete earlier download), or
+    /// something it must not take (another photo's file, a file photos did not save, a folder,
+    /// a link).
     enum Existing {
         case none, own, taken
         /// This photo's, saved for a smaller `--size` than this run's: saved again over it.
@@ -126,7 +127,12 @@ final class SavedFiles: Sendable {
         var info = stat()
         guard lstat(file, &info) == 0 else { return .none }
         guard (info.st_mode & S_IFMT) == S_IFREG else { return .taken }
-        guard let owner = ExtendedAttribute.get(Self.ownerAttribute, path: file) else { return .own }
+        guard let owner = ExtendedAttribute.get(Self.ownerAttribute, path: file) else {
+            // Unmarked: a file photos did not save (the user's own, or anything else), which
+            // keeps its name; the photo gets the next one. Only where the file system keeps no
+            // marks at all is an image there taken for an earlier save of this photo.
+            return !ExtendedAttribute.areKept(at: file) && Self.startsLikeAnImage(file) ? .own : .taken
+        }
         guard owner == id.description else { return .taken }
         guard Self.startsLikeAnImage(file) else { return .none }
         // Saved by a version that did not record sizes, or from the very URL this run would

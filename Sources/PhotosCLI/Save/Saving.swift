@@ -31,7 +31,8 @@ struct Saving {
         // A relative --to (the default, ".") in a current folder that was deleted meanwhile:
         // Foundation cannot make the path absolute.
         if !folder.path.hasPrefix("/") {
-            throw OutputError.failed("the current folder no longer exists (was it deleted?); cd to one that does, or name the folder with --to")
+            throw TransportError.fileSystem(
+                path: folder.path, detail: "the current folder no longer exists (was it deleted?); cd to one that does, or name the folder with --to")
         }
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), !isFolder.boolValue {
@@ -41,6 +42,11 @@ struct Saving {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             throw OutputError.failed("cannot create \(folder.path): \(PhotoCache.describe(error))")
+        }
+        // A folder that cannot be written into (a read-only file system, another user's) is said
+        // once, before anything is downloaded.
+        if access(folder.path, W_OK | X_OK) != 0 {
+            throw TransportError.fileSystem(path: folder.path, detail: String(cString: strerror(errno)))
         }
         // Another save into this folder finishes first; its files are then skipped here.
         let folderLock = SaveFolderLock.acquire(in: folder.path) {
@@ -250,13 +256,14 @@ struct Saving {
                 } else {
                     results[index] = Resolved(label: photo.id.description, photo: photo, detail: nil, size: size)
                 }
-            case .id(let id, let described):
+            case .id(let id, let described, let listed):
                 if let cached = context.cache.cachedPhoto(id), !cached.sizes.isEmpty {
                     results[index] = Resolved(label: id.description, photo: cached, detail: nil, size: size)
                 } else if let described {
                     results[index] = Resolved(label: id.description, photo: described, detail: nil, size: size)
                 } else {
-                    needDetail.append((index, id, nil))
+                    // A listed photo's image serves when the provider has no detail for it.
+                    needDetail.append((index, id, listed))
                 }
             }
         }
