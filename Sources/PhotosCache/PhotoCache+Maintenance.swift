@@ -23,6 +23,8 @@ extension PhotoCache {
     static let sweepInterval: TimeInterval = 3600
     /// Listings unused for this long are dropped by the sweep.
     static let listingRetention: TimeInterval = 30 * 86_400
+    /// How long an image handed to a viewer (``CacheLayout/openedFolder``) is kept.
+    static let openedRetention: TimeInterval = 86_400
 
     /// Evicts down to 90% of the size cap when the cache is over it, least recently used first,
     /// images of the most recent searches last; at most once an hour (or with `sweep`), also
@@ -144,6 +146,16 @@ extension PhotoCache {
                 removed += 1
             }
         }
+        // Images handed to a viewer a day ago or more: the viewer has opened them long since. A
+        // link's own age is its change time (its modification time is the image's).
+        let openedFolder = root.appendingPathComponent(CacheLayout.openedFolder).path
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: openedFolder)) ?? [] {
+            let path = openedFolder + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0, Double(max(info.st_ctim.tv_sec, info.st_mtim.tv_sec)) < time - Self.openedRetention else { continue }
+            fs.remove(atPath: path)
+            removed += 1
+        }
         if let entries = try? FileManager.default.contentsOfDirectory(atPath: root.path) {
             for entry in entries where entry.hasPrefix("trash-") {
                 fs.remove(atPath: root.appendingPathComponent(entry).path)
@@ -229,10 +241,13 @@ extension PhotoCache {
         if (try? configuration.fileSystem.move(atPath: store.imagesFolder.path, toPath: trash)) != nil {
             configuration.fileSystem.remove(atPath: trash)
         }
-        // Rendered terminal tiles (list --format grid, show --preview) go too.
-        let tiles = root.appendingPathComponent(CacheLayout.tilesFolder).path
-        if (try? configuration.fileSystem.move(atPath: tiles, toPath: trash + "-tiles")) != nil {
-            configuration.fileSystem.remove(atPath: trash + "-tiles")
+        // Rendered terminal tiles (list --format grid, show --preview) go too, and the images
+        // handed to a viewer (links keep a cleared image's bytes on disk).
+        for folder in [CacheLayout.tilesFolder, CacheLayout.openedFolder] {
+            let path = root.appendingPathComponent(folder).path
+            if (try? configuration.fileSystem.move(atPath: path, toPath: trash + "-" + folder)) != nil {
+                configuration.fileSystem.remove(atPath: trash + "-" + folder)
+            }
         }
         do {
             try index.write { db in

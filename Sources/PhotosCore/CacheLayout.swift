@@ -6,4 +6,9 @@ public enum CacheLayout {
 
     /// The folder of rendered terminal tiles (the grid and previews), emptied by `cache clear`.
     public static let tilesFolder = "tiles"
+
+    /// The folder of images handed to a viewer under the extension of what they are (`show
+    /// --open`): links to cached images, or copies. Emptied by `cache clear`; `cache prune`
+    /// removes those older than a day.
+    public static let openedFolder = "opened"
 }

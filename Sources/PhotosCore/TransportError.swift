@@ -8,7 +8,8 @@ public enum TransportError: Error, Sendable, Equatable {
     case tls(host: String, detail: String)
     case cannotResolve(host: String)
     case cannotConnect(host: String, detail: String)
-    /// `host` failed moments ago, for `reason` (how it failed then), and is not asked again yet.
+    /// `host` could not be reached earlier in this run, for `reason` (how it failed then), and
+    /// is not asked again yet.
     case hostDown(host: String, reason: String)
     case timedOut(host: String, phase: TimeoutPhase)
     /// The body ended before `Content-Length` bytes arrived.
@@ -52,7 +53,9 @@ extension TransportError: CustomStringConvertible, LocalizedError {
         case .cannotConnect(let host, let detail):
             return "cannot connect to \(host) (\(detail))"
         case .hostDown(let host, let reason):
-            return "\(host) failed moments ago (\(reason)); not trying it again for now"
+            // Said as the first failure is: a command whose requests run side by side (show's
+            // detail and sizes) may see this one first.
+            return "cannot reach \(host) (\(reason)); not trying it again for now"
         case .timedOut(let host, let phase):
             switch phase {
             case .connect: return "connecting to \(host) timed out"

@@ -140,6 +140,35 @@ import Testing
         #expect(cache.cachedImages(urls).count == 2, "indexed images are never orphans")
     }
 
+    /// Images handed to a viewer (`show --open`) are links to cached images: kept a day for the
+    /// viewer, then swept, and gone with `cache clear`, which would otherwise free nothing of a
+    /// linked image.
+    @Test func imagesHandedToAViewerGoAfterADayAndWithAClear() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let cache = bed.cache()
+        defer { cache.close() }
+        _ = try await browse("s", count: 1, cache: cache, http: FakeImages(size: 100))
+        cache.finish(command: "test")
+        let opened = bed.folder.appendingPathComponent(CacheLayout.openedFolder)
+        try FileManager.default.createDirectory(at: opened, withIntermediateDirectories: true)
+        let image = opened.appendingPathComponent("abc.jpg")
+        try Data([0xFF, 0xD8, 0xFF]).write(to: image)
+        // The clock of the test is in 2023: brought to now, the file is young.
+        let real = Date()
+        bed.clock.advance(real.timeIntervalSince(bed.clock.now))
+        _ = try cache.evict(wait: true, sweep: true)
+        #expect(FileManager.default.fileExists(atPath: image.path), "a viewer may still be opening it")
+        bed.clock.advance(2 * 86_400)
+        let report = try cache.evict(wait: true, sweep: true)
+        #expect(!FileManager.default.fileExists(atPath: image.path))
+        #expect(report.removedOrphans == 1)
+
+        try Data([0xFF, 0xD8, 0xFF]).write(to: image)
+        try cache.clear()
+        #expect(!FileManager.default.fileExists(atPath: opened.path), "a clear empties the viewer's folder too")
+    }
+
     /// A cache made by this run holds nothing to sweep: its first run only notes the time, and
     /// the sweep comes an hour later, as for any cache.
     @Test func aNewCacheIsFirstSweptAnHourLater() async throws {

@@ -177,7 +177,7 @@ struct Showing {
                 provider: id.provider, detail: "the full image of \(id) is not a JPEG, PNG, GIF or WebP image; it was not opened")
         }
         guard file.pathExtension.lowercased() != kind.fileExtension else { return file }
-        let folder = environment.cacheRoot.appendingPathComponent("opened", isDirectory: true)
+        let folder = environment.cacheRoot.appendingPathComponent(CacheLayout.openedFolder, isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let named = folder.appendingPathComponent(file.deletingPathExtension().lastPathComponent + "." + kind.fileExtension)
         try? FileManager.default.removeItem(at: named)
