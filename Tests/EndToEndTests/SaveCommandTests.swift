@@ -373,7 +373,41 @@ import Glibc
             #expect(pipedSummary["saved"] as? Int == saved, "\(piped.stdout) \(piped.stderr)")
             #expect((pipedSummary["failed"] as? [Any])?.count == (walkedSummary["failed"] as? [Any])?.count)
             #expect(piped.stderr.contains("no detail ("), "the fallback is said: \(piped.stderr)")
+            // A photo that failed is said once, with one reason, and never as saved from its listing.
+            let failed = try #require(walkedSummary["failed"] as? [[String: String]])
+            #expect(!failed.isEmpty)
+            for failure in failed {
+                let id = try #require(failure["id"]), error = try #require(failure["error"])
+                #expect(!error.contains(id), "the id is not said again in its reason: \(error)")
+                #expect(!walked.stderr.contains("\(id): no detail"), "no warning that \(id) is saved after all: \(walked.stderr)")
+            }
             #expect(Self.files(under: folder.appending("piped")).count == saved)
+        }
+    }
+
+    @Test func aSaveOfOnePageSaysTheSearchHasMore() async throws {
+        try await withServer { _, photos in
+            let folder = try TemporaryFolder("save-more")
+            let page = try await photos.run(["save", "--provider", "flickr", "--query", "many", "--per-page", "3", "--size", "small", "--to", folder.url.path])
+            #expect(page.status == 0, "\(page.stderr)")
+            #expect(page.stderr.contains("flickr has more photos than this page: --limit N saves the first N, --all every one."), "\(page.stderr)")
+            let limited = try await photos.run(["save", "--provider", "flickr", "--query", "many", "--limit", "3", "--size", "small", "--to", folder.url.path])
+            #expect(limited.status == 0 && !limited.stderr.contains("more photos"), "a limit is what was asked for: \(limited.stderr)")
+        }
+    }
+
+    /// `photos save -` with the terminal as its input says that it reads from it, and how the
+    /// list ends, instead of waiting without a word (`script` gives it a terminal).
+    @Test func idsTypedAtTheTerminalAreAskedForAndEndWithControlD() async throws {
+        try await withServer { _, photos in
+            let folder = try TemporaryFolder("save-typed")
+            let run = try runProgram(
+                "/bin/sh",
+                ["-c", "printf 'placeholder:1\\n\\004' | script -qec \"'$0' save - --to '$1'\" /dev/null", PhotosBinary.executable.path, folder.url.path],
+                environment: photos.environment)
+            #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
+            #expect(run.stdout.contains("Reading photo ids from the terminal, one a line; Ctrl-D ends the list."), "\(run.stdout)")
+            #expect(Self.files(under: folder.url) == ["placeholder/placeholder_1.jpg"])
         }
     }
 

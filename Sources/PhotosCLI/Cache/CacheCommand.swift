@@ -106,7 +106,7 @@ extension PhotosCommand {
                         try Output.write(try JSONOutput.encode(CacheClearJSON(provider: provider, images: removed.images, imageBytes: removed.bytes), pretty: true) + "\n")
                         return
                     }
-                    Diagnostics.note("Removed \(removed.images) images (\(ByteText.format(removed.bytes)))"
+                    Diagnostics.note("Removed \(removed.images) \(removed.images == 1 ? "image" : "images") (\(ByteText.format(removed.bytes)))"
                         + (provider.map { " and the listings of \($0)" } ?? " and every listing") + ".")
                 }
             }

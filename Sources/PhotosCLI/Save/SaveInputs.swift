@@ -70,6 +70,10 @@ final class SaveInputs: Sendable {
             if photos_standard_stream_was_closed(STDIN_FILENO) {
                 throw PhotosError.usage("the standard input is closed: pipe ids, or the output of photos list, into photos save -")
             }
+            if isatty(STDIN_FILENO) == 1 {
+                // Typed by hand (or forgotten): say what is read, and how it ends.
+                Diagnostics.note("Reading photo ids from the terminal, one a line; Ctrl-D ends the list.")
+            }
             let reader = LineReader()
             return [SaveLane(name: "stdin", produce: { channel in
                 do {

@@ -338,7 +338,8 @@ final class SavedFiles: Sendable {
         case let error as PhotosError:
             switch error {
             case .badData: return .failed(error.description, .badData)
-            case .notFound: return .failed(error.description, .missing)
+            // Said after the photo's id: "nasa:X: nasa has no such photo", not the id twice.
+            case .notFound(let id): return .failed("\(id.provider) has no such photo", .missing)
             case .unavailable, .offlineNothingCached: return .failed(error.description, .unreachable)
             default: return .failed(error.description, .other)
             }

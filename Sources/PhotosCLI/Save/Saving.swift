@@ -231,7 +231,18 @@ struct Saving {
             report.failures.append(SaveFailure(id: name, error: "its listing failed: " + reason, kind: kind == .missing ? .unreachable : kind, order: Int.max))
         }
         try printSummary(report, format: request.format, folder: folder)
+        if let hint = morePhotosHint(inputs, request: request) { Diagnostics.note(hint) }
         if let code = report.exitCode { throw ExitCode(code) }
+    }
+
+    /// Said after the summary when a listing saved without `--limit` or `--all` (one page) has
+    /// more photos: a save of one page should not look like a save of the search.
+    private func morePhotosHint(_ inputs: SaveInputs, request: SaveRequest) -> String? {
+        guard case .listing(let listing) = request.source, listing.limit == nil, !listing.walkAll, request.format == .table else { return nil }
+        let more = inputs.listings.withLock { $0 }.values.filter(\.hasMore).map(\.name).sorted()
+        guard !more.isEmpty else { return nil }
+        let names = more.joined(separator: ", ")
+        return "\(names) \(more.count == 1 ? "has" : "have") more photos than this page: --limit N saves the first N, --all every one."
     }
 
     /// Photos of one batch with the URL of the chosen size, in the batch's order: from what the
@@ -302,13 +313,17 @@ struct Saving {
             if photo.sizes.isEmpty, let known { photo.sizes = known.sizes }
             return Resolved(label: label, photo: photo, detail: detail, size: size)
         } catch {
-            if let known, !(error is CancellationError) {
-                // The listing's own image still serves when the detail cannot be had.
-                Diagnostics.warning("\(label): no detail (\(Diagnostics.describe(error))); saving the listing's image")
-                return Resolved(label: label, photo: known, detail: nil, size: size)
-            }
             guard case .failed(let reason, let kind) = SavedFiles.outcome(for: error) else {
                 return Resolved(label: label, result: .failure(SaveFailure(id: label, error: "cancelled")))
+            }
+            if let known {
+                // The listing's own image still serves when the detail cannot be had.
+                guard size.url(for: known) == nil else {
+                    Diagnostics.warning("\(label): no detail (\(reason)); saving the listing's image")
+                    return Resolved(label: label, photo: known, detail: nil, size: size)
+                }
+                let failure = "no image to download: \(id.provider) gave no image link for it, and no detail (\(reason))"
+                return Resolved(label: label, result: .failure(SaveFailure(id: label, error: failure, kind: .badData)))
             }
             return Resolved(label: label, result: .failure(SaveFailure(id: label, error: reason, kind: kind)))
         }
