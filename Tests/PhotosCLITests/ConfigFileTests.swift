@@ -36,6 +36,20 @@ import PhotosTerminal
         }
     }
 
+    /// Mistakes are said from the top of the file down, and the first of them is the one a
+    /// command refuses with, whatever the names of the tables they are in.
+    @Test func mistakesComeInTheOrderOfTheFile() throws {
+        let text = "[cache]\nmax_sise_mb = 5\nrecent_searches = \"ten\"\n\n[bogus]\nx = 1\n"
+        let lenient = try ConfigFile.parse(text, schema: ConfigSchema(registry: .standard), lenient: true)
+        #expect(lenient.problems.map(\.line) == [2, 3, 6])
+        do {
+            _ = try ConfigFile.parse(text, schema: ConfigSchema(registry: .standard))
+            Issue.record("a mistake is refused")
+        } catch let error as ConfigFile.ParseError {
+            #expect(error.line == 2, "\(error)")
+        }
+    }
+
     /// Each of these made the TOML parser (toml++ inside TOMLKit) abort on an assertion; the
     /// config fuzz target found them. Each is a line error.
     @Test(arguments: [

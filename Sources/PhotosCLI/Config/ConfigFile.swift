@@ -127,7 +127,10 @@ struct ConfigFile: Equatable {
             if let schema, prefix.count == 1, table.isEmpty, !schema.sections.contains(prefix[0]) {
                 return try refuse(error(at: prefix, "unknown table [\(prefix[0])]; \(knownSections(schema))"))
             }
-            for key in table.keys.sorted() {
+            // In the order of the file, so that mistakes are said (and the first one refused)
+            // from the top down.
+            let keys = table.keys.map { key in (line: locations.line(of: prefix + [key]) ?? Int.max, key: key) }
+            for key in keys.sorted(by: { ($0.line, $0.key) < ($1.line, $1.key) }).map(\.key) {
                 guard let value = table[key] else { continue }
                 let path = prefix + [key]
                 if value.type == .table, let inner = value.table {
