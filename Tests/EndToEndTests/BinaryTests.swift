@@ -153,6 +153,26 @@ import Testing
         }
     }
 
+    @Test func clearTakesProvidersAsTheOtherCommandsDo() async throws {
+        try await withServer { _, photos in
+            _ = try await photos.run(["list", "--provider", "flickr", "--query", "dogs", "--per-page", "10"])
+            _ = try await photos.run(["list", "--provider", "placeholder", "--per-page", "3"])
+            _ = try await photos.run(["list", "--provider", "commons", "--query", "dogs", "--per-page", "2"])
+            let two = try await photos.run(["cache", "clear", "--provider", "flickr, placeholder", "--format", "json"])
+            #expect(two.status == 0, "\(two.stderr)")
+            let removed = try two.json()
+            #expect(removed["provider"] as? String == "flickr,placeholder" && removed["images"] as? Int == 11, "\(two.stdout)")
+            #expect(try (await photos.run(["cache", "stats", "--format", "json"])).json()["listings"] as? Int == 1, "commons' listing stays")
+            let unknown = try await photos.run(["cache", "clear", "--provider", "commons,bogus"])
+            #expect(unknown.status == 64 && unknown.stderr.contains("unknown provider 'bogus'") && unknown.stderr.contains("leave out --provider"))
+            #expect(try (await photos.run(["cache", "stats", "--format", "json"])).json()["listings"] as? Int == 1, "nothing cleared on a mistake")
+            let all = try await photos.run(["cache", "clear", "--provider", "all"])
+            #expect(all.status == 0 && all.stderr.hasPrefix("Removed 2 images"), "\(all.stderr)")
+            let stats = try (await photos.run(["cache", "stats", "--format", "json"])).json()
+            #expect(stats["listings"] as? Int == 0 && stats["images"] as? Int == 0)
+        }
+    }
+
     @Test func clearByProviderAndAll() async throws {
         try await withServer { _, photos in
             _ = try await photos.run(["list", "--provider", "flickr", "--query", "dogs", "--per-page", "10"])

@@ -84,7 +84,9 @@ extension PhotosCommand {
                 abstract: "Remove everything cached, or only one provider's listings and images.")
 
             @Option(
-                help: ArgumentHelp("Only this provider. Example: --provider flickr", valueName: "name"),
+                help: ArgumentHelp(
+                    "Only these providers' listings and images, comma-separated (all: every provider's, keeping the run log). "
+                        + "Example: --provider flickr,nasa", valueName: "names"),
                 completion: Completions.providerNames)
             var provider: String?
 
@@ -98,10 +100,23 @@ extension PhotosCommand {
                 let format = format
                 try await CommandRuntime.run(command: "cache clear", network: false) { context in
                     let names = context.environment.registry.names
-                    if let provider, !names.contains(provider) {
-                        throw PhotosError.usage("unknown provider \(TerminalText.quoted(provider)); choose from \(names.joined(separator: ", "))")
+                    // As --provider takes them elsewhere: a comma list, or all.
+                    let chosen = provider.map { text in
+                        text == "all" ? names : text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
                     }
-                    let removed = try CacheCommandError.wrap(root: context.cache.root.path) { try context.cache.clear(provider: provider) }
+                    for name in chosen ?? [] where !names.contains(name) {
+                        throw PhotosError.usage(
+                            "unknown provider \(TerminalText.quoted(name)); choose from \(names.joined(separator: ", ")) (or leave out --provider to clear everything)")
+                    }
+                    if let chosen, chosen.isEmpty { throw PhotosError.usage("--provider names no provider; choose from \(names.joined(separator: ", "))") }
+                    let removed = try CacheCommandError.wrap(root: context.cache.root.path) { () -> (images: Int, bytes: Int64) in
+                        guard let chosen else { return try context.cache.clear() }
+                        return try chosen.reduce((images: 0, bytes: Int64(0))) { total, name in
+                            let one = try context.cache.clear(provider: name)
+                            return (total.images + one.images, total.bytes + one.bytes)
+                        }
+                    }
+                    let provider = chosen?.joined(separator: ",")
                     if format == .json {
                         try Output.write(try JSONOutput.encode(CacheClearJSON(provider: provider, images: removed.images, imageBytes: removed.bytes), pretty: true) + "\n")
                         return
