@@ -182,7 +182,7 @@ import Glibc
             let endpoint = Self.route(server, "stalled", try Self.flickrListing(stalled))
             let folder = try TemporaryFolder("save")
             let arguments = ["save", "--provider", "flickr", "--query", "stalled", "--to", folder.url.path]
-            let running = try photos.start(arguments, environment: ["PHOTOS_FLICKR_API": endpoint])
+            let running = try photos.start(arguments + ["--format", "json"], environment: ["PHOTOS_FLICKR_API": endpoint])
             func parts() -> [String] { Self.files(under: folder.url).filter { $0.hasSuffix(".part") } }
             func partBytes() -> [Int] {
                 parts().map { (try? FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent($0).path)[.size] as? Int) ?? 0 }
@@ -196,6 +196,8 @@ import Glibc
             #expect(interrupted.status == 130, "\(interrupted.stderr)")
             #expect(interrupted.stderr.contains("Stopped: 0 saved before the stop; run the same command again to resume"), "\(interrupted.stderr)")
             #expect(interrupted.stderr.hasSuffix("photos: error: interrupted\n"), "\(interrupted.stderr)")
+            let summary = try interrupted.json()
+            #expect(summary["saved"] as? Int == 0 && (summary["failed"] as? [Any])?.isEmpty == true, "the JSON summary of what was done: \(interrupted.stdout)")
             #expect(partBytes() == Array(repeating: 30_000, count: 6), "every .part is kept for the resume")
             #expect(Self.files(under: folder.url).allSatisfy { $0.hasSuffix(".part") }, "nothing half-written under a final name")
 

@@ -205,6 +205,8 @@ struct Saving {
             var done = "\(report.saved) saved"
             if report.skipped > report.repeats { done += ", \(report.skipped - report.repeats) already there" }
             Diagnostics.note("Stopped: \(done) before the stop; run the same command again to resume (files saved are skipped, .part files continue).")
+            // A script still learns what was saved (the exit code, 130 or 143, says the rest).
+            if request.format == .json { try? printSummary(report, format: request.format, folder: folder) }
             throw CancellationError()
         }
 
