@@ -58,9 +58,21 @@ public struct ProviderDescriptor: Sendable {
     /// The setting that names the API's base URL.
     public var endpointSetting: ProviderSetting? { settings.first { $0.role == .endpoint } }
 
-    /// Whether every required setting has a value in `settings` (by variable name).
+    /// Whether every required setting has a value in `settings` (by variable name); spaces
+    /// alone are none.
     public func isConfigured(_ settings: [String: String]) -> Bool {
-        requiredSettings.allSatisfy { !(settings[$0.variable] ?? "").isEmpty }
+        requiredSettings.allSatisfy { !(settings[$0.variable] ?? "").trimmingCharacters(in: .whitespaces).isEmpty }
+    }
+
+    /// What is wrong with the endpoint `settings` give, when it is no http or https URL (the
+    /// provider refuses it when used); nil when it is one, or is not set.
+    public func endpointProblem(_ settings: [String: String]) -> String? {
+        guard let setting = endpointSetting, let value = settings[setting.variable], !value.isEmpty else { return nil }
+        let parts = URLComponents(string: value)
+        guard let scheme = parts?.scheme?.lowercased(), ["http", "https"].contains(scheme), !(parts?.host ?? "").isEmpty else {
+            return "\(setting.variable) is not an http or https URL"
+        }
+        return nil
     }
 
     /// The effective endpoint for `settings`, or its default.

@@ -35,6 +35,19 @@ import Testing
             #expect(flickrLine.contains("no: set FLICKR_API_KEY"))
             let verbose = try await photos.run(["providers", "--verbose"])
             #expect(verbose.stdout.contains("--filter album=3") && verbose.stdout.contains("PHOTOS_PLACEHOLDER_API"))
+
+            // Settings that are there but cannot work are not "ready": spaces for a key, an
+            // endpoint that is no URL (as list would find out).
+            func flickrRow(_ environment: [String: String?]) async throws -> String {
+                let run = try await photos.run(["providers"], environment: environment)
+                return String(try #require(run.stdout.split(separator: "\n").first { $0.hasPrefix("flickr") }))
+            }
+            #expect(try await flickrRow(["FLICKR_API_KEY": "   "]).contains("no: set FLICKR_API_KEY"))
+            #expect(try await flickrRow(["PHOTOS_FLICKR_API": "notaurl"]).contains("no: PHOTOS_FLICKR_API is not an http"))
+            let json = try await photos.run(["providers", "--format", "json"], environment: ["PHOTOS_FLICKR_API": "notaurl"])
+            #expect(json.stdout.contains("\"configured\" : false"), "\(json.stdout)")
+            let list = try await photos.run(["list", "--provider", "flickr"], environment: ["PHOTOS_FLICKR_API": "notaurl"])
+            #expect(list.status == 64, "list refuses it as before")
         }
     }
 

@@ -12,7 +12,9 @@ import Testing
 struct PageWalkerAheadTests {
     /// A provider with numbered pages of `perPage` photos, `pages` deep, that counts the pages
     /// asked at once. The pages after the first (and with `holdFirst` the first too) answer only
-    /// once `holdUntilAsked` pages have been asked (or after five seconds), so that asking ahead
+    /// once `holdUntilAsked` pages have been asked (or after a minute: a walk that asks one page
+    /// after another fails then, slowly; one that asks them together is never held that long,
+    /// however busy the machine keeps the tasks that ask), so that asking ahead
     /// shows without depending on speed. Past its last page it fails, as some APIs do.
     final class NumberedProvider: RegisteredProvider {
         static let descriptor = ProviderDescriptor(
@@ -47,7 +49,7 @@ struct PageWalkerAheadTests {
             }
             defer { state.withLock { $0.inFlight -= 1 } }
             if query.page > 1 || holdFirst {
-                let deadline = ContinuousClock.now + .seconds(5)
+                let deadline = ContinuousClock.now + .seconds(60)
                 while state.withLock({ $0.asked.count }) < holdUntilAsked, ContinuousClock.now < deadline {
                     try await Task.sleep(for: .milliseconds(2))
                 }

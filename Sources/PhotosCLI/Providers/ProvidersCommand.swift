@@ -52,6 +52,8 @@ struct ProviderReport {
         var descriptor: ProviderDescriptor
         var configured: Bool
         var endpoint: String?
+        /// Why a provider whose settings are all there still cannot be used (its endpoint).
+        var problem: String? = nil
 
         enum Keys: String, CodingKey {
             case name, summary, needs, configured, endpoint, homepage, filters, paging
@@ -109,8 +111,9 @@ struct ProviderReport {
     init(environment: AppEnvironment) {
         entries = environment.registry.descriptors.map { descriptor in
             Entry(
-                descriptor: descriptor, configured: descriptor.isConfigured(environment.settings),
-                endpoint: descriptor.endpoint(environment.settings))
+                descriptor: descriptor,
+                configured: descriptor.isConfigured(environment.settings) && descriptor.endpointProblem(environment.settings) == nil,
+                endpoint: descriptor.endpoint(environment.settings), problem: descriptor.endpointProblem(environment.settings))
         }
     }
 
@@ -123,7 +126,7 @@ struct ProviderReport {
         ])
         for entry in entries {
             let needs = entry.descriptor.requiredSettings.map(\.variable).joined(separator: ", ")
-            let ready = entry.configured ? "yes" : "no: set \(needs)"
+            let ready = entry.configured ? "yes" : entry.problem.map { "no: \($0)" } ?? "no: set \(needs)"
             table.append([entry.descriptor.name, ready, entry.descriptor.idSyntax, entry.descriptor.summary])
         }
         var text = table.render(width: width ?? Int.max / 4)
