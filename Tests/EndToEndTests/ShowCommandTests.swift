@@ -130,4 +130,15 @@ import Testing
             #expect(folder.status == 69 && folder.stderr.contains("no program '\(NSTemporaryDirectory())' to open the image with"), "\(folder.stderr)")
         }
     }
+
+    /// An image that cannot be had offline is said after the details, which still print.
+    @Test func offlineWithoutTheImageStillShowsTheDetails() async throws {
+        try await withServer { _, photos in
+            #expect(try await photos.run(["show", "placeholder:33"]).status == 0)
+            let run = try await photos.run(["show", "placeholder:33", "--open", "--offline"], environment: ["PHOTOS_OPENER": "/bin/true"])
+            #expect(run.status == 69)
+            #expect(run.stdout.contains("ID     placeholder:33") && run.stdout.contains("Title"), "\(run.stdout)")
+            #expect(run.stderr.contains("offline and nothing cached for the image"), "\(run.stderr)")
+        }
+    }
 }

@@ -48,12 +48,19 @@ struct Showing {
         }
 
         var imagePath: URL?
+        // An image that cannot be had (offline and not cached, not an image) is said after the
+        // details, which still print, as when the viewer is missing.
+        var openFailure: (any Error)?
         let fetcher = context.imageFetcher(offline: mode == .offline)
         if options.open {
             guard let url = detail.largestImageURL else {
                 throw PhotosError.unavailable(provider: id.provider, detail: "\(id) has no image photos may download")
             }
-            imagePath = try openable(try await fetcher.fetch(url, provider: id.provider), id: id)
+            do {
+                imagePath = try openable(try await fetcher.fetch(url, provider: id.provider), id: id)
+            } catch where !(error is CancellationError) {
+                openFailure = error
+            }
         }
         let preview = options.preview
             ? await drawPreview(detail, opened: imagePath, graphics: options.graphics, cache: cache, fetcher: fetcher) : nil
@@ -70,6 +77,7 @@ struct Showing {
         case .table:
             try Output.write((preview ?? "") + Self.render(detail, imagePath: file, width: environment.reportWidth))
         }
+        if let openFailure { throw openFailure }
         if let imagePath { try launchOpener(imagePath) }
     }
 
