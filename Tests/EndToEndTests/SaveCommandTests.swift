@@ -608,6 +608,27 @@ import Glibc
         }
     }
 
+    /// "Run the same command again to retry" only where a retry may help: a server error, not
+    /// an image that is gone or a link photos will never follow.
+    @Test func retryIsAdvisedOnlyWhereItMayHelp() async throws {
+        try await withServer { server, photos in
+            func save(_ name: String, _ url: String) async throws -> PhotosBinary.Run {
+                let endpoint = Self.route(server, name, try Self.flickrListing([(id: "901", title: "t", owner: "o", url: url)]))
+                return try await photos.run(
+                    ["save", "--provider", "flickr", "--query", name, "--to", photos.home.appendingPathComponent(name).path],
+                    environment: ["PHOTOS_FLICKR_API": endpoint])
+            }
+            let gone = try await save("gone", "\(server.url)/images/large.jpg?status=404")
+            #expect(gone.status == 69 && gone.stderr.contains("answered HTTP 404"), "\(gone.stderr)")
+            #expect(!(gone.stdout + gone.stderr).contains("retry"), "\(gone.stdout)")
+            let local = try await save("local", "\(server.url)/images/large.jpg?redirect=file:///etc/passwd")
+            #expect(local.status == 65 && local.stderr.contains("file"), "a redirect to a file: \(local.stderr)")
+            #expect(!(local.stdout + local.stderr).contains("retry"), "\(local.stdout) \(local.stderr)")
+            let failing = try await save("failing", "\(server.url)/images/large.jpg?status=503")
+            #expect(failing.status == 69 && failing.stdout.contains("run the same command again to retry"), "\(failing.stdout)")
+        }
+    }
+
     @Test func wrongUsageExitsSixtyFourBeforeAnyRequest() async throws {
         try await withServer { server, photos in
             for arguments in [

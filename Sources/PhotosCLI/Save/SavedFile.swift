@@ -195,7 +195,9 @@ final class SavedFiles: Sendable {
             }
             guard response.isSuccess else {
                 let host = URLComponents(string: item.url)?.host ?? "the image host"
-                let kind: SaveFailure.Kind = response.status == 404 || response.status == 410 || response.status >= 500 ? .unreachable : .other
+                // Gone (404, 410): as a photo the provider does not have, nothing a retry mends.
+                // A server error (5xx) may pass.
+                let kind: SaveFailure.Kind = response.status == 404 || response.status == 410 ? .missing : response.status >= 500 ? .unreachable : .other
                 return .failed("\(host) answered HTTP \(response.status)", kind)
             }
             let expected: Int?
@@ -333,6 +335,9 @@ final class SavedFiles: Sendable {
         case let error as TransportError:
             switch error {
             case .tooLarge, .truncated, .protocolError: return .failed(error.description, .badData)
+            // A link photos will never follow (file:, plain http to another machine): no retry
+            // mends it.
+            case .unsupportedScheme, .invalidURL, .tooManyRedirects: return .failed(error.description, .badData)
             default: return .failed(error.description, .unreachable)
             }
         case let error as PhotosError:
