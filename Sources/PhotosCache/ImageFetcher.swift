@@ -31,6 +31,9 @@ public struct ImageFetcher: Sendable {
         public var cached = 0
         /// Offline URLs that were not cached.
         public var notCached = 0
+        /// URLs not fetched because the cache cannot be used this run (its folder is a file,
+        /// its index unusable): there is nowhere to keep them.
+        public var withoutCache = 0
         /// Images that arrived but could not be written into the cache (a read-only or full
         /// cache folder), with the first reason: no host's fault.
         public var notStored: (error: String, count: Int)?
@@ -53,6 +56,7 @@ public struct ImageFetcher: Sendable {
             refused += other.refused
             cached += other.cached
             notCached += other.notCached
+            withoutCache += other.withoutCache
             if let stored = other.notStored { notStored = (notStored?.error ?? stored.error, (notStored?.count ?? 0) + stored.count) }
         }
     }
@@ -90,6 +94,10 @@ public struct ImageFetcher: Sendable {
         let missing = allowed.filter { batch.files[$0] == nil }
         if offline {
             batch.notCached = missing.count
+            return batch
+        }
+        if !missing.isEmpty, cache.index.disabledReason != nil {
+            batch.withoutCache = missing.count
             return batch
         }
         willDownload(missing.count)

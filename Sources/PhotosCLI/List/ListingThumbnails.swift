@@ -57,6 +57,9 @@ extension Listing {
         if batch.notCached > 0 {
             Diagnostics.note("note: \(batch.notCached) of \(urls.count) thumbnails are not cached (--offline)")
         }
+        if batch.withoutCache > 0 {
+            Diagnostics.note("note: \(batch.withoutCache) of \(urls.count) thumbnails were not fetched: without the cache there is nowhere to keep them")
+        }
         if batch.failed > 0 {
             // The first reason of each host's, and how many failed otherwise: one reason is not
             // the story of a host that reset some transfers and stalled others.
