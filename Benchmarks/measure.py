@@ -4,6 +4,14 @@
     measure.py --name curl --runs 5 [--warmup 1] [--fresh-dir DIR] [--expect-files N]
                [--stats-url https://127.0.0.1:PORT --ca-file ca.pem] [--output FILE]
                -- COMMAND [ARGS...]
+               [::: --name OTHER [--fresh-dir ...] [--expect-files ...] [--stats-url ...] [--note ...]
+                    -- COMMAND [ARGS...]] ...
+
+Commands separated by `:::` are measured side by side: round after round, each runs once (the
+first of the round turning with each round), so that the machine's slow moments, frequent on a
+shared host, fall on every command alike rather than on whichever ran then. Each such command
+names its own --name, --fresh-dir, --expect-files, --stats-url, --ca-file and --note; --runs,
+--warmup, --rusage-exec and --output come from the first. One JSON line is printed per command.
 
 Per run:
   * DIR (when given) is deleted and recreated empty before the command starts;
@@ -155,7 +163,7 @@ def _drain(child):
     return b"".join(chunks[child.stdout]), b"".join(chunks[child.stderr])
 
 
-def main():
+def make_parser():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--name", required=True)
     parser.add_argument("--runs", type=int, default=5)
@@ -168,62 +176,106 @@ def main():
     parser.add_argument("--rusage-exec", help="path of the rusage-exec helper (exact peak RSS)")
     parser.add_argument("--output", help="also write the JSON here")
     parser.add_argument("command", nargs=argparse.REMAINDER)
-    args = parser.parse_args()
-    command = args.command[1:] if args.command[:1] == ["--"] else args.command
-    if not command:
-        parser.error("no command given (put it after --)")
+    return parser
 
-    context = None
-    overhead = 0
-    if args.stats_url:
-        context = ssl.create_default_context(cafile=args.ca_file)
-        fetch_stats(args.stats_url, context, reset=True)
-        overhead = fetch_stats(args.stats_url, context).get("connections", 0)
 
-    floor = run_once(["/bin/true"], argparse.Namespace(**{**vars(args), "fresh_dir": None, "stats_url": None}), None, 0)
+def split_segments(argv):
+    """The arguments of each command measured side by side (separated by `:::`)."""
+    segments = [[]]
+    for argument in argv:
+        if argument == ":::":
+            segments.append([])
+        else:
+            segments[-1].append(argument)
+    return segments
 
-    for _ in range(args.warmup):
-        run_once(command, args, context, overhead)
-    runs = [run_once(command, args, context, overhead) for _ in range(args.runs)]
 
-    ok = all(run["exit"] == 0 for run in runs)
-    if args.expect_files is not None and args.fresh_dir:
-        ok = ok and all(
-            run["files_written"] == args.expect_files and run["empty_files"] == 0 for run in runs
-        )
-    walls = [run["wall_ms"] for run in runs]
-    rss = [run["max_rss_mb"] for run in runs]
-    summary = {
-        "name": args.name,
-        "note": args.note,
-        "command": command,
-        "runs": len(runs),
-        "ok": ok,
-        "median_wall_ms": round(statistics.median(walls), 2),
-        "min_wall_ms": min(walls),
-        "max_wall_ms": max(walls),
-        "median_cpu_ms": round(statistics.median(run["user_ms"] + run["sys_ms"] for run in runs), 1),
-        "peak_rss_mb": max(rss),
-        "median_rss_mb": round(statistics.median(rss), 1),
-        "rss_floor_mb": floor["max_rss_mb"],
-        "connections": (
-            statistics.median_low([run["connections"] for run in runs])
-            if args.stats_url and all(run["connections"] is not None for run in runs)
-            else None
-        ),
-        "requests": (
-            statistics.median_low([run["requests"] for run in runs])
-            if args.stats_url and all(run.get("requests") is not None for run in runs)
-            else None
-        ),
-        "details": runs,
-    }
-    text = json.dumps(summary)
-    if args.output:
-        with open(args.output, "w") as handle:
-            handle.write(text + "\n")
-    print(text)
-    return 0 if ok else 1
+class Measured:
+    """One command of the run: its options, its server's context, and its runs so far."""
+
+    def __init__(self, args, first):
+        self.args = args
+        # The options of the whole run come from the first command.
+        for shared in ("runs", "warmup", "rusage_exec", "output"):
+            setattr(self.args, shared, getattr(first, shared))
+        self.command = args.command[1:] if args.command[:1] == ["--"] else args.command
+        self.context = None
+        self.overhead = 0
+        if args.stats_url:
+            self.context = ssl.create_default_context(cafile=args.ca_file)
+            fetch_stats(args.stats_url, self.context, reset=True)
+            self.overhead = fetch_stats(args.stats_url, self.context).get("connections", 0)
+        self.runs = []
+
+    def run(self):
+        return run_once(self.command, self.args, self.context, self.overhead)
+
+    def summary(self, floor):
+        args, runs = self.args, self.runs
+        ok = all(run["exit"] == 0 for run in runs)
+        if args.expect_files is not None and args.fresh_dir:
+            ok = ok and all(
+                run["files_written"] == args.expect_files and run["empty_files"] == 0 for run in runs
+            )
+        walls = [run["wall_ms"] for run in runs]
+        rss = [run["max_rss_mb"] for run in runs]
+        return {
+            "name": args.name,
+            "note": args.note,
+            "command": self.command,
+            "runs": len(runs),
+            "ok": ok,
+            "median_wall_ms": round(statistics.median(walls), 2),
+            "min_wall_ms": min(walls),
+            "max_wall_ms": max(walls),
+            "median_cpu_ms": round(statistics.median(run["user_ms"] + run["sys_ms"] for run in runs), 1),
+            "peak_rss_mb": max(rss),
+            "median_rss_mb": round(statistics.median(rss), 1),
+            "rss_floor_mb": floor["max_rss_mb"],
+            "connections": (
+                statistics.median_low([run["connections"] for run in runs])
+                if args.stats_url and all(run["connections"] is not None for run in runs)
+                else None
+            ),
+            "requests": (
+                statistics.median_low([run["requests"] for run in runs])
+                if args.stats_url and all(run.get("requests") is not None for run in runs)
+                else None
+            ),
+            "details": runs,
+        }
+
+
+def main():
+    parser = make_parser()
+    segments = split_segments(sys.argv[1:])
+    first = parser.parse_args(segments[0])
+    measured = []
+    for segment in segments:
+        args = first if not measured else parser.parse_args(segment)
+        entry = Measured(args, first)
+        if not entry.command:
+            parser.error(f"{args.name}: no command given (put it after --)")
+        measured.append(entry)
+
+    floor = run_once(["/bin/true"], argparse.Namespace(**{**vars(first), "fresh_dir": None, "stats_url": None}), None, 0)
+
+    count = len(measured)
+    for _ in range(first.warmup):
+        for entry in measured:
+            entry.run()
+    for round_number in range(first.runs):
+        for offset in range(count):
+            entry = measured[(round_number + offset) % count]
+            entry.runs.append(entry.run())
+
+    lines = [json.dumps(entry.summary(floor)) for entry in measured]
+    if first.output:
+        with open(first.output, "w") as handle:
+            handle.write("".join(line + "\n" for line in lines))
+    for line in lines:
+        print(line)
+    return 0 if all(json.loads(line)["ok"] for line in lines) else 1
 
 
 if __name__ == "__main__":

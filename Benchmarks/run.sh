@@ -180,6 +180,31 @@ measure() {
   esac
 }
 
+# measure_together NAME [OPTIONS] -- COMMAND ... ::: NAME [OPTIONS] -- COMMAND ...: like measure,
+# for commands compared with each other. measure.py runs them side by side, one run of each per
+# round, so that a slow moment of the shared machine does not fall on one of them only.
+measure_together() {
+  local args=() names=() expect_name=1 argument
+  for argument in "$@"; do
+    if ((expect_name)); then
+      args+=(--name "$argument")
+      names+=("$argument")
+      expect_name=0
+    else
+      args+=("$argument")
+      [[ $argument == ":::" ]] && expect_name=1
+    fi
+  done
+  log "   ${names[*]} (side by side)"
+  local status=0
+  python3 "$BENCH_DIR/measure.py" --runs "$RUNS" --warmup 1 --rusage-exec "$RUSAGE_EXEC" "${args[@]}" >>"$RAW" || status=$?
+  case $status in
+    0) ;;
+    1) log "   ${names[*]}: some runs failed (see the raw JSON)" ;;
+    *) exit "$status" ;;
+  esac
+}
+
 # The Python helpers every section's report starts with: rows(section) reads this section's
 # measurements from $RAW, goal(...) appends one goal to $GOALS, failed(row) flags failed runs.
 REPORT_LIB='
@@ -250,23 +275,25 @@ PY
   local common=(--stats-url "$url" --ca-file "$ca" --fresh-dir "$out" --expect-files "$count" --note "section=transport")
   local c0=(--stats-url "$url0" --ca-file "$ca" --fresh-dir "$out" --expect-files "$count" --note "section=transport;0ms")
 
-  measure "photos" "${common[@]}" -- "$TRANSPORT_FETCH" --urls "$dir/urls.txt" --out "$out"
-  measure "curl" "${common[@]}" -- curl -s --no-progress-meter --parallel --parallel-max "$streams" --cacert "$ca" -K "$dir/curl.cfg"
+  # photos and the peers it is compared with, side by side.
+  local peers=(photos "${common[@]}" -- "$TRANSPORT_FETCH" --urls "$dir/urls.txt" --out "$out"
+    ::: curl "${common[@]}" -- curl -s --no-progress-meter --parallel --parallel-max "$streams" --cacert "$ca" -K "$dir/curl.cfg")
   if install_test_ca "$ca"; then
-    measure "URLSession" "${common[@]}" -- "$URLSESSION_FETCH" --urls "$dir/urls.txt" --out "$out" --connections-per-host "$streams"
+    peers+=(::: URLSession "${common[@]}" -- "$URLSESSION_FETCH" --urls "$dir/urls.txt" --out "$out" --connections-per-host "$streams")
   else
     log "   URLSession: skipped (cannot add the test CA to the system store without root)"
   fi
   if have wget2; then
-    measure "wget2" "${common[@]}" -- wget2 -q --no-config --http2 --max-threads=5 --http2-request-window="$streams" \
-      --ca-certificate="$ca" --no-ocsp --no-hsts --robots=off --no-directories -P "$out" -i "$dir/urls.txt"
+    peers+=(::: wget2 "${common[@]}" -- wget2 -q --no-config --http2 --max-threads=5 --http2-request-window="$streams"
+      --ca-certificate="$ca" --no-ocsp --no-hsts --robots=off --no-directories -P "$out" -i "$dir/urls.txt")
   fi
+  measure_together "${peers[@]}"
   if have h2load; then
     measure "h2load" --stats-url "$url" --ca-file "$ca" --note "section=transport;no files written" -- \
       h2load -n "$count" -c 1 -m "$streams" -i "$dir/urls.txt"
   fi
-  measure "photos@0ms" "${c0[@]}" -- "$TRANSPORT_FETCH" --urls "$dir/urls0.txt" --out "$out"
-  measure "curl@0ms" "${c0[@]}" -- curl -s --no-progress-meter --parallel --parallel-max "$streams" --cacert "$ca" -K "$dir/curl0.cfg"
+  measure_together "photos@0ms" "${c0[@]}" -- "$TRANSPORT_FETCH" --urls "$dir/urls0.txt" --out "$out" \
+    ::: "curl@0ms" "${c0[@]}" -- curl -s --no-progress-meter --parallel --parallel-max "$streams" --cacert "$ca" -K "$dir/curl0.cfg"
 
   report "$count" "$streams" "$latency" "$CONNECTIONS_CAP" <<'PY'
 import math
@@ -573,9 +600,6 @@ bench_save() {
   local cold=(sh -c 'rm -rf "$0" && exec "$@"' "$cache" env PHOTOS_CACHE_DIR="$cache")
   local save=("$PHOTOS" save --provider flickr --query many --size large --format json --to "$out")
 
-  measure "photos" "${stats[@]}" --fresh-dir "$out" --expect-files "$count" --note "section=save" -- \
-    "${cold[@]}" "${save[@]}" --limit "$count"
-
   # curl: one listing request of 500 with every extra photos asks for, then every url_l with
   # --parallel (photos walks pages of 100 so that downloads start early: five requests).
   local extras="description,license,date_upload,date_taken,owner_name,tags,o_dims,views,media,path_alias"
@@ -589,10 +613,13 @@ curl -s --cacert "$2" "$1?method=flickr.photos.search&api_key=test-key&text=many
 exec curl -s --no-progress-meter --parallel --parallel-max "$7" --cacert "$2" --output-dir "$3" --remote-name-all -K "$4"
 SH
   chmod +x "$WORK/curl-save.sh"
+  local photos=(photos "${stats[@]}" --fresh-dir "$out" --expect-files "$count" --note "section=save" --
+    "${cold[@]}" "${save[@]}" --limit "$count")
   if have jq; then
-    measure "curl" "${stats[@]}" --fresh-dir "$out" --expect-files "$count" --note "section=save" -- \
+    measure_together "${photos[@]}" ::: curl "${stats[@]}" --fresh-dir "$out" --expect-files "$count" --note "section=save" -- \
       "$WORK/curl-save.sh" "$url/services/rest/" "$ca" "$out" "$WORK/curl-save.cfg" "$extras" "$count" "$streams"
   else
+    measure "${photos[@]}"
     log "   curl: skipped (jq is missing)"
   fi
 
@@ -796,27 +823,27 @@ SH
   local cold=(sh -c 'rm -rf "$0" && exec "$@"' "$cache" env PHOTOS_CACHE_DIR="$cache")
   local count
   for count in 100 500; do
-    measure "photos $count" --stats-url "$url" --ca-file "$ca" --note "section=cost;thumbnails" -- \
+    measure_together "photos $count" --stats-url "$url" --ca-file "$ca" --note "section=cost;thumbnails" -- \
       "${cold[@]}" env PHOTOS_FLICKR_API="$url/services/rest/" PHOTOS_FLICKR_STATIC="$url/flickr-static" \
-      "$PHOTOS" list --provider flickr --query many --per-page "$count" --format json
-    measure "curl $count" --stats-url "$url" --ca-file "$ca" --fresh-dir "$out" --expect-files "$count" \
+      "$PHOTOS" list --provider flickr --query many --per-page "$count" --format json \
+      ::: "curl $count" --stats-url "$url" --ca-file "$ca" --fresh-dir "$out" --expect-files "$count" \
       --note "section=cost;thumbnails" -- "$WORK/curl-list.sh" "$url/services/rest/" "$ca" "$out" "$WORK/curl-$count.cfg" "$extras" "$count" "$streams"
   done
 
   # The listing alone (no latency): photos' decoding, storing and printing against curl's fetch.
   export PHOTOS_FLICKR_API="$url0/services/rest/" PHOTOS_FLICKR_STATIC="$url0/flickr-static"
   local list500=(list --provider flickr --query many --per-page 500)
-  measure "photos no thumbnails" --runs "$FAST_RUNS" --stats-url "$url0" --ca-file "$ca" --note "section=cost;listing" -- \
-    "${cold[@]}" "$PHOTOS" "${list500[@]}" --no-thumbnails --format json
-  measure "curl listing" --runs "$FAST_RUNS" --stats-url "$url0" --ca-file "$ca" --note "section=cost;listing" -- \
+  measure_together "photos no thumbnails" --runs "$FAST_RUNS" --stats-url "$url0" --ca-file "$ca" --note "section=cost;listing" -- \
+    "${cold[@]}" "$PHOTOS" "${list500[@]}" --no-thumbnails --format json \
+    ::: "curl listing" --stats-url "$url0" --ca-file "$ca" --note "section=cost;listing" -- \
     "$WORK/curl-list.sh" "$url0/services/rest/" "$ca" "" "" "$extras" 500 "$streams"
   export PHOTOS_CACHE_DIR="$cache"
   rm -rf "$cache"
   "$PHOTOS" "${list500[@]}" --no-thumbnails --format json >/dev/null
   local fast=(--runs "$FAST_RUNS" --warmup 3 --note "section=cost;cached")
-  measure "photos --version" "${fast[@]}" -- "$PHOTOS" --version
-  measure "cached table" "${fast[@]}" -- "$PHOTOS" "${list500[@]}" --offline --format table
-  measure "cached jsonl" "${fast[@]}" -- "$PHOTOS" "${list500[@]}" --offline --format jsonl
+  measure_together "photos --version" "${fast[@]}" -- "$PHOTOS" --version \
+    ::: "cached table" --note "section=cost;cached" -- "$PHOTOS" "${list500[@]}" --offline --format table \
+    ::: "cached jsonl" --note "section=cost;cached" -- "$PHOTOS" "${list500[@]}" --offline --format jsonl
 
   # Instructions: valgrind 3.19 cannot read the DWARF 5 of Swift 6 binaries, so a copy without
   # debug information is counted (the same code).
