@@ -26,7 +26,7 @@ struct AppEnvironment {
             summary: "largest image downloaded, in MiB (default 50)", defaultValue: "50"),
         ProviderSetting(
             variable: "PHOTOS_SAVE_DIR", configKey: "save.dir",
-            summary: "where browse's s key saves full images (default the current folder)"),
+            summary: "where photos save (without --to) and browse's s key save full images (default the current folder)"),
         ProviderSetting(
             variable: "PHOTOS_STALL_SECONDS", configKey: "network.stall_seconds",
             summary: "a transfer that receives nothing for this long fails (default 30)", defaultValue: "30"),

@@ -426,6 +426,38 @@ import Glibc
         }
     }
 
+    /// `[save] dir` (or PHOTOS_SAVE_DIR) is where `photos save` saves without --to, as browse's
+    /// `s` does; --to still wins, and a setting that names a file says which setting it is.
+    @Test func theConfiguredSaveFolderIsTheDefaultOfTo() async throws {
+        try await withServer { _, photos in
+            let folder = try TemporaryFolder("save-configured")
+            let configured = folder.appending("from config")
+            let config = photos.home.appendingPathComponent("save-dir.toml")
+            try "[save]\ndir = \"\(configured.path)\"\n".write(to: config, atomically: true, encoding: .utf8)
+            let here = folder.appending("here")
+            try FileManager.default.createDirectory(at: here, withIntermediateDirectories: true)
+            let run = try runProgram(
+                "/bin/sh", ["-c", "cd \"$1\" && exec \"$0\" save flickr:53624890009 --size small", PhotosBinary.executable.path, here.path],
+                environment: photos.environment.merging(["PHOTOS_CONFIG": config.path]) { $1 })
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(Self.files(under: configured).count == 1, "saved into [save] dir")
+            #expect(Self.files(under: here).isEmpty, "not into the current folder")
+            #expect(run.stdout.contains(configured.path), "the summary says where: \(run.stdout)")
+
+            let given = folder.appending("given")
+            let explicit = try await photos.run(
+                ["save", "flickr:53624890009", "--size", "small", "--to", given.path], environment: ["PHOTOS_CONFIG": config.path])
+            #expect(explicit.status == 0, "\(explicit.stderr)")
+            #expect(Self.files(under: given).count == 1, "--to wins over the setting")
+
+            let file = folder.appending("a file")
+            try Data("x".utf8).write(to: file)
+            let wrong = try await photos.run(["save", "flickr:53624890009", "--size", "small"], environment: ["PHOTOS_SAVE_DIR": file.path])
+            #expect(wrong.status == 74)
+            #expect(wrong.stderr.contains("PHOTOS_SAVE_DIR or [save] dir") && wrong.stderr.contains("names a file"), "\(wrong.stderr)")
+        }
+    }
+
     @Test func aPhotoNamedTwiceIsSavedOnceAndItsRepeatSaidAsOne() async throws {
         try await withServer { _, photos in
             let folder = try TemporaryFolder("save-twice")

@@ -13,12 +13,20 @@ import Darwin
 /// later `photos save` of the photo into that folder finds it there. The copy is written beside
 /// its final name and renamed into place, so the folder never holds half an image.
 enum BrowseSaving {
-    /// Where images are saved: the config's `[save] dir` (`~` is the home folder), else the
-    /// current folder.
+    /// Where images are saved: `PHOTOS_SAVE_DIR` or the config's `[save] dir` (`~` is the home
+    /// folder), else the current folder; as `photos save` without `--to`.
     static func directory(_ environment: AppEnvironment) -> URL {
-        guard let configured = environment.settings["PHOTOS_SAVE_DIR"] ?? environment.config.values["save.dir"], !configured.isEmpty else {
+        guard let configured = configuredDirectory(environment) else {
             return URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         }
+        return configured
+    }
+
+    /// `PHOTOS_SAVE_DIR` or the config's `[save] dir`, when set.
+    static func configuredDirectory(_ environment: AppEnvironment) -> URL? {
+        guard let configured = environment.settings["PHOTOS_SAVE_DIR"] ?? environment.config.values["save.dir"],
+            !configured.trimmingCharacters(in: .whitespaces).isEmpty
+        else { return nil }
         var path = configured
         if path == "~" || path.hasPrefix("~/") {
             path = (environment.environment["HOME"] ?? NSHomeDirectory()) + path.dropFirst()

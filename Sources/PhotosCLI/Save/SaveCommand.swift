@@ -58,8 +58,11 @@ extension PhotosCommand {
             completion: Completions.photoIDs)
         var ids: [String] = []
 
-        @Option(help: ArgumentHelp("Folder to save into, e.g. --to ~/Pictures/dogs; created when missing (. is the current folder).", valueName: "dir"), completion: .directory)
-        var to: String = "."
+        @Option(
+            help: ArgumentHelp(
+                "Folder to save into, e.g. --to ~/Pictures/dogs; created when missing. Default: PHOTOS_SAVE_DIR or the config's [save] dir, else the current folder.",
+                valueName: "dir"), completion: .directory)
+        var to: String?
 
         @Option(help: ArgumentHelp("Which size: original (the largest offered), large (about 1024 px), medium (640) or small (320).", valueName: "size"))
         var size: ImageSizeChoice = .original
@@ -99,7 +102,7 @@ extension PhotosCommand {
         var format: SingleOutputFormat = .table
 
         func validate() throws {
-            if to.isEmpty { throw ValidationError("--to is empty; leave it out to save into the current folder") }
+            if let to, to.isEmpty { throw ValidationError("--to is empty; leave it out to save into the default folder ([save] dir, else the current folder)") }
             guard page >= 1 else { throw ValidationError("--page starts at 1, got \(page)") }
             if let perPage, !(1...500).contains(perPage) { throw ValidationError("--per-page must be between 1 and 500, got \(perPage)") }
             if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, got \(limit)") }
@@ -148,7 +151,7 @@ extension PhotosCommand {
                     limit: limit, walkAll: all, thumbnails: false, format: .table))
             }
             let request = SaveRequest(
-                source: source, folder: URL(fileURLWithPath: (to as NSString).expandingTildeInPath), size: size, template: template,
+                source: source, folder: to.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) }, size: size, template: template,
                 metadata: metadata, format: format.output)
             try await CommandRuntime.run(command: "save", network: true) { context in
                 try await Saving(context: context).run(request)
@@ -166,7 +169,8 @@ struct SaveRequest: Sendable {
     }
 
     var source: Source
-    var folder: URL
+    /// `--to`; nil: `PHOTOS_SAVE_DIR` or the config's `[save] dir`, else the current folder.
+    var folder: URL?
     var size: ImageSizeChoice
     var template: NameTemplate
     var metadata: Bool

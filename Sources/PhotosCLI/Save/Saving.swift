@@ -27,7 +27,7 @@ struct Saving {
     static let detailWindow = 16
 
     func run(_ request: SaveRequest) async throws {
-        let folder = request.folder.standardizedFileURL
+        let folder = (request.folder ?? BrowseSaving.configuredDirectory(environment) ?? URL(fileURLWithPath: ".")).standardizedFileURL
         // A relative --to (the default, ".") in a current folder that was deleted meanwhile:
         // Foundation cannot make the path absolute.
         if !folder.path.hasPrefix("/") {
@@ -36,7 +36,8 @@ struct Saving {
         }
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), !isFolder.boolValue {
-            throw OutputError.failed("--to names a file, not a folder: \(folder.path)")
+            let setting = request.folder == nil ? "the save folder (PHOTOS_SAVE_DIR or [save] dir)" : "--to"
+            throw OutputError.failed("\(setting) names a file, not a folder: \(folder.path)")
         }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
