@@ -35,6 +35,21 @@ import Testing
         }
     }
 
+    /// Openverse names its thumbnail without dimensions: the table says so in words.
+    @Test func aSizeWithoutDimensionsIsSaidInWords() async throws {
+        try await withServer { _, photos in
+            let listed = try await photos.run(["list", "--provider", "openverse", "--query", "dogs", "--format", "jsonl", "--no-thumbnails"])
+            let first = try #require(listed.stdout.split(separator: "\n").first)
+            let id = try #require((try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])?["id"] as? String)
+            let table = try await photos.run(["show", id])
+            #expect(table.status == 0, "\(table.stderr)")
+            let sizes = table.stdout.split(separator: "\n").filter { $0.hasPrefix("Size ") }
+            #expect(sizes.contains { $0.hasSuffix("thumbnail (dimensions not given)") }, "\(table.stdout)")
+            #expect(sizes.contains { $0.contains("original") && $0.contains("×") }, "\(table.stdout)")
+            #expect(!sizes.contains { $0.hasSuffix("?") }, "\(table.stdout)")
+        }
+    }
+
     @Test func aPreviewNotDrawnIsExplainedUnlessNoneWasAskedFor() async throws {
         try await withServer { _, photos in
             let auto = try await photos.run(["show", "placeholder:2", "--preview"])

@@ -163,8 +163,7 @@ struct Showing {
         if let image = photo.imageURL, URLPolicy.isAllowed(image) { rows.append(("Image", image)) }
         if let largest = detail.largestImageURL, largest != photo.imageURL { rows.append(("Largest", largest)) }
         for size in detail.sizes.sorted(by: { $0.longestEdge < $1.longestEdge }) {
-            let dimensions = size.width.flatMap { w in size.height.map { "\(w)×\($0)" } } ?? "?"
-            rows.append(("Size", "\(size.label) \(dimensions)"))
+            rows.append(("Size", "\(size.label) \(Self.dimensions(size))"))
         }
         if let imagePath { rows.append(("File", imagePath.path)) }
 
@@ -179,6 +178,17 @@ struct Showing {
     /// The downloaded image as a file the desktop may open: its bytes must be an image (a web
     /// page or an archive served as a "photo" is refused, exit 65), and its name ends in the
     /// extension of what it is, not of what its URL said.
+    /// A size's dimensions as far as the provider gave them (Openverse names its thumbnail
+    /// without any).
+    static func dimensions(_ size: PhotoSize) -> String {
+        switch (size.width, size.height) {
+        case let (width?, height?): "\(width)×\(height)"
+        case let (width?, nil): "\(width) px wide"
+        case let (nil, height?): "\(height) px high"
+        case (nil, nil): "(dimensions not given)"
+        }
+    }
+
     func openable(_ file: URL, id: PhotoID) throws -> URL {
         guard let kind = ImageKind(file: file) else {
             throw PhotosError.badData(
