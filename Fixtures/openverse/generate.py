@@ -236,7 +236,7 @@ def emulation(detail_ids):
             "detail_title": "University of Duhok",
             "unknown": "openverse:00000000-0000-4000-8000-000000000000",
             "invalid_ids": [
-                "openverse:abc", "openverse:..", "openverse:" + detail_ids[0].upper(), "openverse:" + detail_ids[0][:-1],
+                "openverse:abc", "openverse:..", "openverse:" + detail_ids[0][:-1],
                 "openverse:" + detail_ids[0] + "0", "openverse:" + detail_ids[0].replace("-", "/", 1),
                 "openverse:" + detail_ids[0].replace("-", "", 1) + "-",
             ],

@@ -55,6 +55,11 @@ public struct CommonsProvider: RegisteredProvider {
 
     public func isValidID(_ raw: String) -> Bool { Self.isValidID(raw) }
 
+    public func canonicalID(_ raw: String) -> String? {
+        let number = Self.withoutLeadingZeros(raw)
+        return Self.isValidID(number) ? number : nil
+    }
+
     // MARK: Listing
 
     /// Where Wikimedia serves the files and thumbnails its API lists.

@@ -58,6 +58,11 @@ public struct FlickrProvider: RegisteredProvider {
 
     public func isValidID(_ raw: String) -> Bool { Self.isValidID(raw) }
 
+    public func canonicalID(_ raw: String) -> String? {
+        let number = Self.withoutLeadingZeros(raw)
+        return Self.isValidID(number) ? number : nil
+    }
+
     /// Flickr's license ids (flickr.photos.licenses.getInfo).
     static let licenseNames: [String: String] = [
         "0": "All Rights Reserved", "1": "CC BY-NC-SA 2.0", "2": "CC BY-NC 2.0", "3": "CC BY-NC-ND 2.0",

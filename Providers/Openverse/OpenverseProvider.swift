@@ -76,6 +76,12 @@ public struct OpenverseProvider: RegisteredProvider {
 
     public func isValidID(_ raw: String) -> Bool { Self.isValidID(raw) }
 
+    /// Openverse's UUIDs are lower case; one in capitals is the same id.
+    public func canonicalID(_ raw: String) -> String? {
+        let lower = raw.lowercased()
+        return Self.isValidID(lower) ? lower : nil
+    }
+
     // MARK: Listing
 
     public func list(_ query: ListQuery) async throws -> PhotoPage {

@@ -41,6 +41,11 @@ public struct PlaceholderProvider: RegisteredProvider {
 
     public func isValidID(_ raw: String) -> Bool { Self.isValidID(raw) }
 
+    public func canonicalID(_ raw: String) -> String? {
+        let number = Self.withoutLeadingZeros(raw)
+        return Self.isValidID(number) ? number : nil
+    }
+
     // MARK: Listing
 
     public func list(_ query: ListQuery) async throws -> PhotoPage {

@@ -30,6 +30,11 @@ public protocol PhotoProvider: Sendable {
     /// Whether `raw` is a well-formed id for this provider (never trust it as a file name).
     func isValidID(_ raw: String) -> Bool
 
+    /// `raw` as this provider spells its ids, for an id a person typed or pasted (a UUID in
+    /// capitals, a number with leading zeros); nil when it is no id of this provider. By
+    /// default `raw` itself when it is valid.
+    func canonicalID(_ raw: String) -> String?
+
     /// The picture an image URL stands for, drawn locally when its host cannot be reached (see
     /// ``SyntheticImage``); nil by default.
     func syntheticImage(for url: String) -> SyntheticImage?
@@ -140,6 +145,16 @@ extension PhotoProvider {
     /// The picture an image URL of this provider stands for, when the provider's images can be
     /// drawn without their host; nil for real photos (the default).
     public func syntheticImage(for url: String) -> SyntheticImage? { nil }
+
+    public func canonicalID(_ raw: String) -> String? { isValidID(raw) ? raw : nil }
+
+    /// A number's digits without the zeros before its first other digit ("017" is 17): for
+    /// providers whose ids are numbers.
+    public static func withoutLeadingZeros(_ raw: String) -> String {
+        guard raw.utf8.count > 1, raw.utf8.first == UInt8(ascii: "0"), raw.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return raw }
+        let digits = raw.drop { $0 == "0" }
+        return digits.isEmpty ? "0" : String(digits)
+    }
 
     public var imageHost: String? { nil }
 

@@ -50,6 +50,30 @@ import Testing
         }
     }
 
+    /// An id as a person may type or paste it: Openverse's UUID in capitals, a number with
+    /// leading zeros. Each is the provider's id as it spells it.
+    @Test func idsAreTakenAsTheProviderSpellsThem() async throws {
+        try await withServer { _, photos in
+            let listed = try await photos.run(["list", "--provider", "openverse", "--query", "dogs", "--format", "jsonl", "--no-thumbnails"])
+            let first = try #require(listed.stdout.split(separator: "\n").first)
+            let id = try #require((try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])?["id"] as? String)
+            let raw = try #require(id.split(separator: ":").last)
+            for (typed, expected) in [("openverse:" + raw.uppercased(), id), ("placeholder:017", "placeholder:17"), ("flickr:0053624890009", "flickr:53624890009")] {
+                let shown = try await photos.run(["show", typed, "--format", "json"])
+                #expect(shown.status == 0, "\(typed): \(shown.stderr)")
+                #expect(try shown.json()["id"] as? String == expected, "\(typed)")
+            }
+            let folder = try TemporaryFolder("save-typed")
+            let saved = try await photos.run(["save", "placeholder:0017", "--to", folder.url.path, "--format", "json"])
+            #expect(saved.status == 0, "\(saved.stderr)")
+            #expect(try saved.json()["saved"] as? Int == 1)
+            #expect(FileManager.default.fileExists(atPath: folder.appending("placeholder/placeholder_17.jpg").path),
+                "named as placeholder:17: \(String(describing: try? FileManager.default.subpathsOfDirectory(atPath: folder.url.path)))")
+            let wrong = try await photos.run(["show", "openverse:XYZ"])
+            #expect(wrong.status == 64 && wrong.stderr.contains("is not a valid openverse photo id"), "\(wrong.stderr)")
+        }
+    }
+
     @Test func aPreviewNotDrawnIsExplainedUnlessNoneWasAskedFor() async throws {
         try await withServer { _, photos in
             let auto = try await photos.run(["show", "placeholder:2", "--preview"])

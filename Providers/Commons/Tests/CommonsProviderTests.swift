@@ -237,6 +237,16 @@ import Testing
         #expect(CommonsProvider.isValidID("22459639") && CommonsProvider.isValidID("1"))
     }
 
+    /// A page id typed with leading zeros is the number it spells; anything else is no id.
+    @Test func typedIDsAreTakenAsTheNumberTheySpell() {
+        let provider = Self.provider(Self.fixtures())
+        #expect(provider.canonicalID("0022459639") == "22459639")
+        #expect(provider.canonicalID("22459639") == "22459639")
+        #expect(provider.canonicalID("0") == nil, "no page has id 0")
+        #expect(provider.canonicalID("00") == nil)
+        #expect(provider.canonicalID("0x12") == nil && provider.canonicalID("") == nil && provider.canonicalID("12 34") == nil)
+    }
+
     // MARK: Failures
 
     @Test func failuresSayWhatHappened() async throws {

@@ -134,11 +134,11 @@ final class SaveInputs: Sendable {
         guard let provider = registry.make(id.provider, context: context.providers) else {
             throw PhotosError.usage("unknown provider \(TerminalText.quoted(id.provider)) in \(TerminalText.quoted(text)); choose from \(registry.names.joined(separator: ", "))")
         }
-        guard provider.isValidID(id.raw) else {
+        guard let raw = provider.canonicalID(id.raw) else {
             let form = registry.descriptor(id.provider).map { ": they look like \($0.idSyntax), e.g. \($0.idExample)" } ?? ""
             throw PhotosError.usage("\(TerminalText.quoted(text)) is not a valid \(id.provider) photo id\(form)")
         }
-        return .id(id, described: nil)
+        return .id(PhotoID(provider: id.provider, raw: raw), described: nil)
     }
 
     /// A line of stdin (or an object spread over lines, see ``JSONLineJoiner``): an id, a photo

@@ -305,9 +305,10 @@ struct Saving {
         guard let provider = environment.registry.make(id.provider, context: context.providers) else {
             return Resolved(label: label, result: .failure(SaveFailure(id: label, error: "unknown provider '\(id.provider)'", kind: .input)))
         }
-        guard provider.isValidID(id.raw) else {
+        guard let raw = provider.canonicalID(id.raw) else {
             return Resolved(label: label, result: .failure(SaveFailure(id: label, error: "not a valid \(id.provider) photo id", kind: .input)))
         }
+        let id = PhotoID(provider: id.provider, raw: raw)
         do {
             let detail = try await provider.detail(id)
             context.cache.remember(detail)

@@ -19,19 +19,20 @@ struct Showing {
     }
 
     func run(id text: String, options: Options) async throws {
-        guard let id = PhotoID(text) else {
+        guard let typed = PhotoID(text) else {
             throw PhotosError.usage("\(TerminalText.quoted(text)) is not a photo id; ids look like provider:id, e.g. flickr:53624890009 or placeholder:17")
         }
         let cache = context.cache
         let mode = options.mode
         let known = environment.registry.names
-        guard let provider = environment.registry.make(id.provider, context: context.providers) else {
-            throw PhotosError.usage("unknown provider \(TerminalText.quoted(id.provider)) in \(TerminalText.quoted(text)); choose from \(known.joined(separator: ", "))")
+        guard let provider = environment.registry.make(typed.provider, context: context.providers) else {
+            throw PhotosError.usage("unknown provider \(TerminalText.quoted(typed.provider)) in \(TerminalText.quoted(text)); choose from \(known.joined(separator: ", "))")
         }
-        guard provider.isValidID(id.raw) else {
-            let form = environment.registry.descriptor(id.provider).map { ": they look like \($0.idSyntax), e.g. \($0.idExample)" } ?? ""
-            throw PhotosError.usage("\(TerminalText.quoted(id.raw, width: 40)) is not a valid \(id.provider) photo id\(form)")
+        guard let raw = provider.canonicalID(typed.raw) else {
+            let form = environment.registry.descriptor(typed.provider).map { ": they look like \($0.idSyntax), e.g. \($0.idExample)" } ?? ""
+            throw PhotosError.usage("\(TerminalText.quoted(typed.raw, width: 40)) is not a valid \(typed.provider) photo id\(form)")
         }
+        let id = PhotoID(provider: typed.provider, raw: raw)
         let detail: PhotoDetail
         if mode == .offline {
             guard let photo = cache.cachedPhoto(id) else { throw PhotosError.offlineNothingCached("photo \(id)") }
