@@ -298,7 +298,16 @@ public final class CurlTransport: HTTPFetching {
     /// - Throws: `TransportError.unsupportedScheme` or `.invalidURL`.
     /// Whether `host` is this machine (the only place plain http is allowed: a fixture server).
     static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host.hasPrefix("127.") || host == "::1"
+        let name = hostName(host)
+        return name == "localhost" || name.hasPrefix("127.") || name == "::1"
+    }
+
+    /// The host name of a key ``validatedHost(_:)`` made: without its port, an IPv6 address
+    /// without its brackets.
+    static func hostName(_ key: String) -> Substring {
+        if key.hasPrefix("[") { return key.dropFirst().prefix { $0 != "]" } }
+        if let colon = key.lastIndex(of: ":"), key.firstIndex(of: ":") == colon { return key[..<colon] }
+        return key[...]
     }
 
     /// `url` with `http://` made `https://` unless `host` is loopback: providers' APIs and image
@@ -320,6 +329,10 @@ public final class CurlTransport: HTTPFetching {
         return true
     }
 
+    /// The host `url` is for, lower case, with its port when the URL names one
+    /// (`127.0.0.1:8443`, `[::1]:8443`): what connections, their limits and a host's failures
+    /// are kept by, since two ports of one machine are two servers.
+    /// - Throws: for a URL photos does not fetch (another scheme, no host, white space in it).
     static func validatedHost(_ url: String) throws(TransportError) -> String {
         // A small parser rather than URLComponents: it runs for every request; libcurl checks
         // the rest of the URL itself. ASCII URLs (nearly all) are read byte by byte.
@@ -350,17 +363,25 @@ public final class CurlTransport: HTTPFetching {
             if let at = bytes[start..<end].lastIndex(of: UInt8(ascii: "@")) { start = at + 1 }
             var hostStart = start
             var hostEnd = start
-            if start < end, bytes[start] == UInt8(ascii: "[") {
+            var portColon: Int
+            let bracketed = start < end && bytes[start] == UInt8(ascii: "[")
+            if bracketed {
                 guard let close = bytes[start..<end].firstIndex(of: UInt8(ascii: "]")) else { return .failure(.invalidURL) }
                 hostStart = start + 1
                 hostEnd = close
+                portColon = close + 1
             } else {
                 while hostEnd < end, bytes[hostEnd] != UInt8(ascii: ":") { hostEnd += 1 }
+                portColon = hostEnd
             }
             // White space and line breaks: space, tab, LF, VT, FF, CR.
             guard hostStart < hostEnd, !bytes[hostStart..<hostEnd].contains(where: { $0 == 0x20 || (0x09...0x0D).contains($0) })
             else { return .failure(.invalidURL) }
-            return .success(lower(hostStart..<hostEnd))
+            let name = bracketed ? "[" + lower(hostStart..<hostEnd) + "]" : lower(hostStart..<hostEnd)
+            guard portColon + 1 < end, bytes[portColon] == UInt8(ascii: ":"), bytes[(portColon + 1)..<end].allSatisfy(isDigit) else {
+                return .success(bracketed ? lower(hostStart..<hostEnd) : name)
+            }
+            return .success(name + ":" + lower((portColon + 1)..<end))
         }
         switch result {
         case nil: return nil
@@ -382,14 +403,19 @@ public final class CurlTransport: HTTPFetching {
         var authority = rest.dropFirst(2).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
         let host: Substring
+        let port: Substring
         if authority.hasPrefix("[") {
             guard let close = authority.firstIndex(of: "]") else { throw .invalidURL }
             host = authority[authority.index(after: authority.startIndex)..<close]
+            port = authority[authority.index(after: close)...]
         } else {
             host = authority.prefix { $0 != ":" }
+            port = authority[host.endIndex...]
         }
         guard !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0.isNewline }) else { throw .invalidURL }
-        return host.lowercased()
+        let digits = port.dropFirst()
+        guard port.first == ":", !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return host.lowercased() }
+        return (authority.hasPrefix("[") ? "[" + host.lowercased() + "]" : host.lowercased()) + ":" + digits
     }
 }
 

@@ -20,6 +20,11 @@ import Testing
         return try CurlTransport(configuration: configuration)
     }
 
+    /// The host the transport keys `server` by, and names it by in errors: `127.0.0.1:PORT`.
+    static func host(_ server: FixtureServer) -> String {
+        String(server.url.dropFirst("https://".count).prefix { $0 != "/" })
+    }
+
     /// Downloads `/thumbs/0.jpg` ... `/thumbs/<count - 1>.jpg` all at once into `folder`.
     static func downloadThumbnails(_ count: Int, from server: FixtureServer, with transport: CurlTransport, into folder: TemporaryFolder)
         async throws -> [Int: HTTPResponse]
@@ -494,7 +499,7 @@ import Testing
                 // and so the loop learns that the host is backlogged.
                 let queued = configuration.queuedTransfersPerConnection
                 for index in 100...(100 + queued) { add(index) }
-                try await waitUntil { transport.isBacklogged("127.0.0.1") }
+                try await waitUntil { transport.isBacklogged(Self.host(server)) }
                 let before = wakeUps.load(ordering: .relaxed)
                 for index in (101 + queued)..<(200 + queued) { add(index) }
                 try await waitUntil { transport.submittedTransfers == 200 + queued }  // every one has reached the loop
@@ -546,7 +551,7 @@ import Testing
                 add(0..<13)
                 try await waitUntil { server.stats().connections == 4 && server.stats().streams == 11 }
                 add(13..<40)
-                try await waitUntil { transport.submittedTransfers == 41 && transport.isBacklogged("127.0.0.1") }
+                try await waitUntil { transport.submittedTransfers == 41 && transport.isBacklogged(Self.host(server)) }
                 #expect(server.stats().connections == 4, "forty transfers at ten streams a connection need four")
                 group.cancelAll()
             }
@@ -580,7 +585,7 @@ import Testing
             }
         }
         probe.withLock { $0.loop = loop }
-        let transfer = Transfer(request: HTTPRequest(url: "https://127.0.0.1:9/never"), destination: .memory, host: "127.0.0.1")
+        let transfer = Transfer(request: HTTPRequest(url: "https://127.0.0.1:9/never"), destination: .memory, host: "127.0.0.1:9")
         let canceller = Thread { loop.cancel(transfer) }
         canceller.start()
         try await waitUntil { probe.withLock { $0.calls } == 1 }  // the cancel is queued and in the probe
@@ -668,7 +673,7 @@ import Testing
                     HTTPRequest(url: "\(server.url)/images/sample.jpg?stall_after=1000"),
                     to: folder.url.appendingPathComponent("a.jpg"))
             }
-            #expect(error == .timedOut(host: "127.0.0.1", phase: .stalled))
+            #expect(error == .timedOut(host: Self.host(server), phase: .stalled))
             #expect(error?.description.contains("stalled") == true)
             #expect(try folder.contents().isEmpty)
         }
@@ -684,7 +689,7 @@ import Testing
                     HTTPRequest(url: "\(server.url)/images/sample.jpg?slow_bps=2000", totalTimeout: .seconds(1)),
                     to: folder.url.appendingPathComponent("a.jpg"))
             }
-            #expect(error == .timedOut(host: "127.0.0.1", phase: .total))
+            #expect(error == .timedOut(host: Self.host(server), phase: .total))
             #expect(try folder.contents().isEmpty)
         }
     }
@@ -721,7 +726,7 @@ import Testing
             // Ordinary redirects are followed, up to five.
             let followed = try await transport.data(for: HTTPRequest(url: "\(server.url)/images/thumb.jpg?redirects=3"))
             #expect(followed.status == 200)
-            await #expect(throws: TransportError.tooManyRedirects(host: "127.0.0.1")) {
+            await #expect(throws: TransportError.tooManyRedirects(host: Self.host(server))) {
                 try await transport.data(for: HTTPRequest(url: "\(server.url)/images/thumb.jpg?redirects=6"))
             }
         }
@@ -738,7 +743,7 @@ import Testing
                 Issue.record("expected a TLS error, got \(String(describing: error))")
                 return
             }
-            #expect(host == "127.0.0.1")
+            #expect(host == Self.host(server))
             #expect(error?.description.contains("127.0.0.1") == true)
             #expect(error?.description.contains("PHOTOS_CA_BUNDLE") == true)
         }
@@ -747,7 +752,7 @@ import Testing
     @Test func aBodyOverTheCapIsRefused() async throws {
         try await withFixtureServer { server in
             let transport = try Self.transport(for: server)
-            await #expect(throws: TransportError.tooLarge(host: "127.0.0.1", limit: 65_536)) {
+            await #expect(throws: TransportError.tooLarge(host: Self.host(server), limit: 65_536)) {
                 try await transport.data(for: HTTPRequest(url: "\(server.url)/x?huge=10000000", maxBodyBytes: 65_536))
             }
             let small = try await transport.data(for: HTTPRequest(url: "\(server.url)/x?huge=60000", maxBodyBytes: 65_536))
@@ -760,11 +765,11 @@ import Testing
             let transport = try Self.transport(for: server)
             let folder = try TemporaryFolder()
             let target = folder.appending("big.jpg")
-            await #expect(throws: TransportError.tooLarge(host: "127.0.0.1", limit: 65_536)) {
+            await #expect(throws: TransportError.tooLarge(host: Self.host(server), limit: 65_536)) {
                 try await transport.download(HTTPRequest(url: "\(server.url)/x?huge=10000000", maxBodyBytes: 65_536), to: target)
             }
             // An ordinary image larger than the cap.
-            await #expect(throws: TransportError.tooLarge(host: "127.0.0.1", limit: 4_096)) {
+            await #expect(throws: TransportError.tooLarge(host: Self.host(server), limit: 4_096)) {
                 try await transport.download(HTTPRequest(url: "\(server.url)/images/sample.jpg", maxBodyBytes: 4_096), to: target)
             }
             #expect(try folder.contents().isEmpty, "neither a temp file nor the target")
@@ -842,26 +847,46 @@ import Testing
         }
     }
 
+    /// Two ports of one machine are two servers: one refusing connections does not fail the
+    /// other's requests (a local mirror beside a dead one, the fixture server's providers).
+    @Test func aDeadPortDoesNotFailAnotherPortOfTheSameHost() async throws {
+        try await withFixtureServer(FixtureServerConfiguration()) { server in
+            let transport = try Self.transport(for: server)
+            defer { transport.shutdown() }
+            let closed = try ClosedPort()
+            defer { withExtendedLifetime(closed) {} }
+            await #expect(throws: TransportError.cannotConnect(host: "127.0.0.1:\(closed.port)", detail: "connection refused")) {
+                try await transport.data(for: HTTPRequest(url: "https://127.0.0.1:\(closed.port)/a.jpg"))
+            }
+            let live = try await transport.data(for: HTTPRequest(url: "\(server.url)/thumbs/1.jpg"))
+            #expect(live.status == 200)
+            let folder = try TemporaryFolder()
+            let files = try await Self.downloadThumbnails(3, from: server, with: transport, into: folder)
+            #expect(files.count == 3)
+        }
+    }
+
     @Test func aDeadHostFailsFastAfterItsFirstFailure() async throws {
         let transport = try CurlTransport(configuration: { var c = TransportConfiguration(); c.retry = .quick; return c }())
         // A port held closed: the connection is refused.
         let closed = try ClosedPort()
         defer { withExtendedLifetime(closed) {} }
         let url = "https://127.0.0.1:\(closed.port)/a.jpg"
+        let host = "127.0.0.1:\(closed.port)"
         // Said with the system's reason, not libcurl's sentence.
-        await #expect(throws: TransportError.cannotConnect(host: "127.0.0.1", detail: "connection refused")) {
+        await #expect(throws: TransportError.cannotConnect(host: host, detail: "connection refused")) {
             try await transport.data(for: HTTPRequest(url: url))
         }
         let attemptsBefore = transport.statistics.failedTransfers
-        await #expect(throws: TransportError.hostDown(host: "127.0.0.1", reason: "connection refused")) {
+        await #expect(throws: TransportError.hostDown(host: host, reason: "connection refused")) {
             try await transport.data(for: HTTPRequest(url: url))
         }
         // Requests made side by side may see this failure first: it reads as the first one does.
-        #expect(TransportError.hostDown(host: "127.0.0.1", reason: "connection refused").description
-            == "cannot reach 127.0.0.1 (connection refused); not trying it again for now")
+        #expect(TransportError.hostDown(host: host, reason: "connection refused").description
+            == "cannot reach \(host) (connection refused); not trying it again for now")
         #expect(transport.statistics.failedTransfers == attemptsBefore, "no connection was even tried")
         let folder = try TemporaryFolder()
-        await #expect(throws: TransportError.hostDown(host: "127.0.0.1", reason: "connection refused")) {
+        await #expect(throws: TransportError.hostDown(host: host, reason: "connection refused")) {
             try await transport.download(HTTPRequest(url: url), to: folder.url.appendingPathComponent("a.jpg"))
         }
         #expect(try folder.contents().isEmpty, "a download failed fast leaves no temp file")

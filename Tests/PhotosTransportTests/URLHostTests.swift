@@ -34,4 +34,21 @@ import Testing
         }
         #expect(try CurlTransport.validatedASCIIHost("https://é.example/") == nil, "not ASCII: the Character reader decides")
     }
+
+    /// A host's port is part of what its connections and failures are kept by.
+    @Test func aPortNamedInTheURLIsPartOfTheHost() throws {
+        #expect(try CurlTransport.validatedHost("https://127.0.0.1:8443/a") == "127.0.0.1:8443")
+        #expect(try CurlTransport.validatedHost("https://Example.ORG:8080?x") == "example.org:8080")
+        #expect(try CurlTransport.validatedHost("https://[::1]:8443/") == "[::1]:8443")
+        #expect(try CurlTransport.validatedHost("https://[::1]/") == "::1")
+        #expect(try CurlTransport.validatedHost("https://example.org/") == "example.org")
+        #expect(try CurlTransport.validatedHost("https://example.org:/") == "example.org", "an empty port is the default one")
+        #expect(try CurlTransport.validatedHost("https://ex.org:443é/") == "ex.org", "no port but digits")
+        for host in ["localhost:8080", "127.0.0.1:1", "[::1]:443", "::1", "localhost", "127.0.0.1"] {
+            #expect(CurlTransport.isLoopback(host), "\(host)")
+        }
+        for host in ["example.org:127", "example.org", "localhost.example:80", "[::2]:443"] {
+            #expect(!CurlTransport.isLoopback(host), "\(host)")
+        }
+    }
 }
