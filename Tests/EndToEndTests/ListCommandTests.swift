@@ -17,6 +17,15 @@ import Testing
             #expect(run.stderr.contains("Next page: photos list --provider placeholder --page 2"))
             #expect(!run.stdoutBytes.contains(0x1B), "no raw ESC byte reaches stdout")
             for line in lines { #expect(line.count <= 100) }
+
+            // The Flickr search of 8 holds nine records, one unreadable: one of the eight read is left out.
+            let over = try await photos.run(["list", "--provider", "flickr", "--query", "dogs", "--per-page", "8", "--format", "jsonl", "--no-thumbnails"])
+            #expect(over.stderr.contains("pages held more records than asked for; 1 was left out"), "\(over.stderr)")
+
+            // Offline, the next page is asked for offline too.
+            let offline = try await photos.run(["list", "--provider", "placeholder", "--offline"])
+            #expect(offline.status == 0, "\(offline.stderr)")
+            #expect(offline.stderr.contains("Next page: photos list --provider placeholder --offline --page 2"), "\(offline.stderr)")
         }
     }
 

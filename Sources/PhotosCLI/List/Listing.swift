@@ -126,7 +126,7 @@ struct Listing {
                 : "\(name): \(listing.duplicates) photos came more than once and are listed once")
         }
         if listing.oversized > 0 {
-            lines.append("\(name): pages held more records than asked for; \(listing.oversized) were left out")
+            lines.append("\(name): pages held more records than asked for; \(listing.oversized) \(listing.oversized == 1 ? "was" : "were") left out")
         }
         if listing.pageBoundReached {
             lines.append("\(name): stopped after \(listing.lastPage - listing.firstPage + 1) pages although it says there are more; use --page \(listing.lastPage + 1) to go on")

@@ -115,6 +115,8 @@ extension Listing {
                 if request.columns != 3 { command += ["--columns", String(request.columns)] }
                 if request.graphics != .auto { command += ["--graphics", request.graphics.rawValue] }
             }
+            // Offline stays offline: the next page from the cache, or a clear "not cached".
+            if request.mode == .offline { command += ["--offline"] }
             command += ["--page", String(next)]
             line += " Next page: \(command.joined(separator: " "))"
         }
