@@ -36,7 +36,9 @@ public struct FlickrProvider: RegisteredProvider {
                     "date-posted-desc", "date-posted-asc", "date-taken-desc", "date-taken-asc", "interestingness-desc",
                     "interestingness-asc", "relevance",
                 ]),
-            ProviderFilter("license", "licence ids, comma-separated (4 = CC BY 2.0, 9 = CC0, 10 = public domain)", example: "4,9,10"),
+            ProviderFilter(
+                "license", "licences, comma-separated: by, by-sa, by-nd, by-nc, by-nc-sa, by-nc-nd, cc0, pdm, or Flickr's ids (4 = CC BY 2.0, 9 = CC0, 10 = public domain)",
+                example: "by,cc0,pdm"),
             ProviderFilter("safe_search", "1 safe, 2 moderate, 3 restricted", example: "1", values: ["1", "2", "3"]),
         ],
         idSyntax: "flickr:<digits>", idExample: "flickr:53624890009", maxPerPage: maxPerPage, paging: .pageNumbers)
@@ -61,6 +63,29 @@ public struct FlickrProvider: RegisteredProvider {
     public func canonicalID(_ raw: String) -> String? {
         let number = Self.withoutLeadingZeros(raw)
         return Self.isValidID(number) ? number : nil
+    }
+
+    /// The licence names `--filter license=` shares with Openverse, in the order help gives them.
+    static let sharedLicenseNames = ["by", "by-sa", "by-nd", "by-nc", "by-nc-sa", "by-nc-nd", "cc0", "pdm"]
+    /// Those names as Flickr's ids.
+    static let licenseIDsByName: [String: String] = [
+        "by-nc-sa": "1", "by-nc": "2", "by-nc-nd": "3", "by": "4", "by-sa": "5", "by-nd": "6", "cc0": "9", "pdm": "10",
+    ]
+
+    /// `--filter license=` as the ids Flickr's search takes: each item a shared name (`cc0`) or an
+    /// id of Flickr's own (`9`).
+    /// - Throws: `PhotosError.usage` for an item that is neither.
+    static func licenseIDs(_ value: String) throws -> String {
+        let items = value.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let ids = try items.map { item -> String in
+            if let id = licenseIDsByName[item] { return id }
+            guard (1...3).contains(item.utf8.count), item.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                throw PhotosError.usage(
+                    "flickr filter license takes \(sharedLicenseNames.joined(separator: ", ")) or Flickr's licence ids (0 to 10); got '\(item)'")
+            }
+            return Self.withoutLeadingZeros(item)
+        }
+        return ids.joined(separator: ",")
     }
 
     /// Flickr's license ids (flickr.photos.licenses.getInfo).
@@ -106,7 +131,7 @@ public struct FlickrProvider: RegisteredProvider {
             if let tags { parameters.append(("tags", tags)) }
             if let user { parameters.append(("user_id", user)) }
             if let mode = filter(query, "tag_mode") { parameters.append(("tag_mode", mode)) }
-            if let license = filter(query, "license") { parameters.append(("license", license)) }
+            if let license = filter(query, "license") { parameters.append(("license", try Self.licenseIDs(license))) }
             if let safe = filter(query, "safe_search") { parameters.append(("safe_search", safe)) }
             if let sort = filter(query, "sort") {
                 parameters.append(("sort", sort))

@@ -118,6 +118,21 @@ import Testing
         #expect(query["text"] == nil)
     }
 
+    /// `--filter license=` takes the names Openverse takes too, and Flickr's own ids; anything
+    /// else is refused before a request, as Openverse refuses it.
+    @Test func licencesAreNamesOrFlickrIDs() async throws {
+        let http = FakeHTTP.flickrFixtures()
+        _ = try await Self.provider(http).list(ListQuery(text: "dogs", perPage: 5, filters: ["license": "cc0, PDM,by-sa,4,09"]))
+        #expect(try #require(http.requestedQueries.first)["license"] == ["9,10,5,4,9"])
+        for bad in ["cc-0", "public", "1234", "4;5", "-1"] {
+            let none = FakeHTTP.flickrFixtures()
+            let error = await photosError { try await Self.provider(none).list(ListQuery(text: "dogs", perPage: 5, filters: ["license": bad])) }
+            #expect(error?.exitCode == 64, "\(bad)")
+            #expect(error?.description.contains("by, by-sa, by-nd, by-nc, by-nc-sa, by-nc-nd, cc0, pdm") == true, "\(String(describing: error))")
+            #expect(none.requestedURLs.isEmpty, "\(bad)")
+        }
+    }
+
     @Test func pageTwoDecodesNumbersSentAsStrings() async throws {
         let provider = Self.provider(.flickrFixtures())
         let page = try await provider.list(ListQuery(text: "dogs", page: 2, perPage: 10))
