@@ -181,7 +181,7 @@ struct AppEnvironment {
     /// otherwise pad every row to its width.
     var terminalWidth: Int {
         if let columns = TTY.columns(STDOUT_FILENO) { return columns }
-        if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 20 { return columns }
+        if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
         return 200
     }
 }

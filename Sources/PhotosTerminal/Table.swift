@@ -1,18 +1,34 @@
 /// A plain-text table sized to a terminal width. Cells are sanitised and truncated by display
 /// width; one column may be flexible and takes the space left.
+///
+/// On a terminal too narrow for every column, the flexible column keeps at least
+/// ``flexibleMinimum`` columns (less when its cells are shorter): the columns that may shrink
+/// give up their space first, down to their `minWidth`, then the columns that may go are left
+/// out, in their `dropOrder`. The others are kept whole, so a table wider than its terminal is
+/// one whose kept columns alone do not fit.
 public struct Table {
     public struct Column {
         public var title: String
         /// The most columns this one may take; nil makes it the flexible column.
         public var maxWidth: Int?
         public var alignRight: Bool
+        /// How narrow the column may become on a narrow terminal (nil: never narrower than its
+        /// cells and `maxWidth` make it).
+        public var minWidth: Int?
+        /// When the column is left out on a narrow terminal: the lowest first; nil: never.
+        public var dropOrder: Int?
 
-        public init(_ title: String, maxWidth: Int? = nil, alignRight: Bool = false) {
+        public init(_ title: String, maxWidth: Int? = nil, alignRight: Bool = false, minWidth: Int? = nil, dropOrder: Int? = nil) {
             self.title = title
             self.maxWidth = maxWidth
             self.alignRight = alignRight
+            self.minWidth = minWidth
+            self.dropOrder = dropOrder
         }
     }
+
+    /// The narrowest the flexible column is made before others shrink or go.
+    public static let flexibleMinimum = 16
 
     public var columns: [Column]
     public var rows: [[String]] = []
@@ -50,11 +66,37 @@ public struct Table {
         for (index, column) in columns.enumerated() {
             if let maxWidth = column.maxWidth { widths[index] = min(widths[index], maxWidth) }
         }
+        var kept = Array(repeating: true, count: count)
         if let flexible = columns.firstIndex(where: { $0.maxWidth == nil }) {
-            let fixed = widths.enumerated().filter { $0.offset != flexible }.map(\.element).reduce(0, +)
-            let available = width - fixed - gap * (count - 1)
-            widths[flexible] = max(8, min(widths[flexible], available))
+            let wanted = min(widths[flexible], Self.flexibleMinimum)
+            func available() -> Int {
+                let shown = (0..<count).filter { kept[$0] }
+                let fixed = shown.filter { $0 != flexible }.map { widths[$0] }.reduce(0, +)
+                return width - fixed - gap * (shown.count - 1)
+            }
+            // Too narrow: the columns that may shrink give their space first, then those that
+            // may go are left out, one after another, the others widened again each time.
+            let natural = widths
+            func shrink() -> Int {
+                for index in 0..<count where index != flexible { widths[index] = natural[index] }
+                for index in 0..<count where index != flexible && kept[index] && available() < wanted {
+                    if let minWidth = columns[index].minWidth, widths[index] > minWidth {
+                        widths[index] = max(minWidth, widths[index] - (wanted - available()))
+                    }
+                }
+                return available()
+            }
+            var space = shrink()
+            let droppable = (0..<count).filter { columns[$0].dropOrder != nil && $0 != flexible }
+                .sorted { columns[$0].dropOrder ?? 0 < columns[$1].dropOrder ?? 0 }
+            for index in droppable where space < wanted {
+                kept[index] = false
+                space = shrink()
+            }
+            widths[flexible] = max(8, min(widths[flexible], space))
         }
+        let first = kept.firstIndex(of: true) ?? 0
+        let last = kept.lastIndex(of: true) ?? count - 1
         var bytes: [UInt8] = []
         bytes.reserveCapacity((rows.count + 1) * (widths.reduce(0, +) + gap * count + 1))
         func spaces(_ count: Int) {
@@ -68,17 +110,17 @@ public struct Table {
                 used = TerminalText.displayWidth(text)
             }
             let padding = widths[index] - used
-            if index > 0 { spaces(gap) }
+            if index != first { spaces(gap) }
             if columns[index].alignRight { spaces(padding) }
             bytes.append(contentsOf: text.utf8)
-            if !columns[index].alignRight && index < count - 1 { spaces(padding) }
+            if !columns[index].alignRight && index != last { spaces(padding) }
         }
-        for (index, column) in columns.enumerated() {
+        for (index, column) in columns.enumerated() where kept[index] {
             cell(column.title, width: TerminalText.displayWidth(column.title), index: index)
         }
         bytes.append(0x0A)
         for (number, row) in rows.enumerated() {
-            for index in 0..<count {
+            for index in 0..<count where kept[index] {
                 cell(index < row.count ? row[index] : "", width: cellWidths[number * count + index], index: index)
             }
             bytes.append(0x0A)

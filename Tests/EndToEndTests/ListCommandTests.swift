@@ -18,6 +18,21 @@ import Testing
             #expect(!run.stdoutBytes.contains(0x1B), "no raw ESC byte reaches stdout")
             for line in lines { #expect(line.count <= 100) }
 
+            // A narrow terminal (COLUMNS): no line wider than it, the id and title kept, the size
+            // then the owner left out; a very narrow one still gets the narrowest table.
+            for columns in [40, 60, 20] {
+                let narrow = try await photos.run(["list", "--provider", "flickr", "--query", "dogs", "--per-page", "5"], environment: ["COLUMNS": String(columns)])
+                #expect(narrow.status == 0, "\(narrow.stderr)")
+                let rows = narrow.stdout.split(separator: "\n")
+                #expect(rows.count == 6 && rows[1].hasPrefix("flickr:53624890009  Rex at"), "\(narrow.stdout)")
+                for row in rows { #expect(row.count <= max(columns, 36), "COLUMNS=\(columns): \(row)") }
+                if columns == 60 {
+                    #expect(rows[0].contains("OWNER"), "room for the owner: \(rows[0])")
+                } else {
+                    #expect(!rows[0].contains("OWNER") && !rows[0].contains("SIZE"), "COLUMNS=\(columns): \(rows[0])")
+                }
+            }
+
             // The Flickr search of 8 holds nine records, one unreadable: one of the eight read is left out.
             let over = try await photos.run(["list", "--provider", "flickr", "--query", "dogs", "--per-page", "8", "--format", "jsonl", "--no-thumbnails"])
             #expect(over.stderr.contains("pages held more records than asked for; 1 was left out"), "\(over.stderr)")

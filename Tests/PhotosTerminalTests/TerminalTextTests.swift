@@ -47,6 +47,29 @@ import Testing
         #expect(text.contains("🐶 dog"))
     }
 
+    /// On a terminal too narrow for every column, the columns that may shrink do, then those that
+    /// may go are left out, before the flexible one is cut below its minimum.
+    @Test func aNarrowTerminalShrinksThenLeavesOutColumnsBeforeTheTitle() {
+        var table = Table(columns: [
+            .init("ID", maxWidth: 50), .init("TITLE"), .init("OWNER", maxWidth: 20, minWidth: 10, dropOrder: 1),
+            .init("SIZE", maxWidth: 11, alignRight: true, dropOrder: 0),
+        ])
+        table.append(["flickr:53624890009", "Rex at Playa de la Concha, the long way round", "Andrea Ruiz Fernández", "1024×768"])
+        table.append(["flickr:2", "🐶 dog", "x", "640×480"])
+        func lines(_ width: Int) -> [Substring] { table.render(width: width).split(separator: "\n") }
+        for width in [30, 40, 50, 60, 80, 100] {
+            for line in lines(width) { #expect(TerminalText.displayWidth(String(line)) <= width, "\(width): \(line)") }
+        }
+        #expect(lines(100)[0].contains("OWNER") && lines(100)[0].contains("SIZE"))
+        #expect(lines(64)[0].contains("OWNER") && lines(64)[0].contains("SIZE"), "the owner shrinks first: \(lines(64))")
+        #expect(lines(64)[1].contains("  Andrea Ruiz Fer…  "), "\(lines(64))")
+        #expect(lines(56)[0].contains("OWNER") && !lines(56)[0].contains("SIZE"), "then the size goes: \(lines(56))")
+        #expect(lines(56)[1].contains("  Andrea Ruiz Ferná…"), "and the owner takes back what it can: \(lines(56))")
+        #expect(!lines(44)[0].contains("OWNER") && !lines(44)[0].contains("SIZE"), "then the owner goes: \(lines(44))")
+        #expect(lines(44)[1].hasPrefix("flickr:53624890009  Rex at Playa"), "the id stays whole: \(lines(44))")
+        #expect(lines(44)[2].hasSuffix("🐶 dog"), "no padding after the last column shown: \(lines(44))")
+    }
+
     /// The table as it was laid out cell by cell with strings, before it was built as bytes.
     static func referenceRender(_ table: Table, width: Int, gap: Int = 2) -> String {
         func at(_ cells: [String], _ index: Int) -> String { index < cells.count ? cells[index] : "" }

@@ -57,7 +57,8 @@ extension Listing {
                 return
             }
             var table = Table(columns: [
-                .init("ID", maxWidth: 50), .init("TITLE"), .init("OWNER", maxWidth: 20), .init("SIZE", maxWidth: 11, alignRight: true),
+                .init("ID", maxWidth: 50), .init("TITLE"), .init("OWNER", maxWidth: 20, minWidth: 10, dropOrder: 1),
+                .init("SIZE", maxWidth: 11, alignRight: true, dropOrder: 0),
             ])
             table.rows.reserveCapacity(photos.count)
             for photo in photos {
