@@ -186,6 +186,23 @@ struct BrowseModelTests {
         #expect(model.handle(.key(.enter)) == [.loadPage(generation: 1, page: 1, query: nil, mode: .normal)], "an empty search is the default feed")
     }
 
+    /// The field opens with the current search, which the first letter typed replaces (the
+    /// helper says so); Backspace edits it instead.
+    @Test func typingAtOnceReplacesTheSearchShown() {
+        var model = Self.loaded()
+        _ = model.handle(.key(.character("/")))
+        #expect(model.searchReplaces)
+        #expect(BrowseStatus.line(model, providers: ["flickr"], message: nil, width: 120).contains("type to replace"))
+        for character in "cats" { _ = model.handle(.key(.character(character))) }
+        #expect(model.mode == .search("cats"), "not dogscats")
+        #expect(!BrowseStatus.line(model, providers: ["flickr"], message: nil, width: 120).contains("type to replace"))
+        #expect(model.handle(.key(.enter)) == [.loadPage(generation: 1, page: 1, query: "cats", mode: .normal)])
+        _ = model.handle(.key(.character("/")))
+        _ = model.handle(.key(.backspace))
+        _ = model.handle(.key(.character("g")))
+        #expect(model.mode == .search("catg"), "Backspace edits what is there")
+    }
+
     @Test func refreshAsksTheNetworkAgainAndRetriesFailedThumbnails() {
         var model = Self.loaded()
         _ = model.handle(.thumbnailLoaded(url: "https://img.test/1.jpg", file: nil))

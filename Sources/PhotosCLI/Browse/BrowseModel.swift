@@ -89,6 +89,9 @@ struct BrowseModel {
     private(set) var topRow = 0
     private(set) var layout: Layout
     private(set) var mode: Mode = .grid
+    /// Whether the search field still holds the search it opened with, untouched: the first
+    /// letter typed replaces it.
+    private(set) var searchReplaces = false
     private(set) var query: String?
     /// Bumped by every new search and refresh; answers for older ones are dropped.
     private(set) var generation = 0
@@ -204,6 +207,7 @@ struct BrowseModel {
             return [.showDetail(photo)]
         case .character("/"):
             mode = .search(query ?? "")
+            searchReplaces = query?.isEmpty == false
         case .character("r"):
             return refresh()
         case .character("o"):
@@ -245,6 +249,8 @@ struct BrowseModel {
     }
 
     private mutating func searchKey(_ key: BrowseKey, text: String) -> [Effect] {
+        let replaces = searchReplaces
+        searchReplaces = false
         switch key {
         case .escape:
             mode = .grid
@@ -257,8 +263,14 @@ struct BrowseModel {
         case .clearLine:
             mode = .search("")
         case .character(let character):
-            // A search is short; a paste of a novel is cut, not kept.
-            if text.count < 200 { mode = .search(text + String(character)) }
+            // The search shown when the field opened is replaced by what is typed, as selected
+            // text is; Backspace or → edits it instead. A search is short; a paste of a novel is
+            // cut, not kept.
+            if replaces {
+                mode = .search(String(character))
+            } else if text.count < 200 {
+                mode = .search(text + String(character))
+            }
         default:
             break
         }

@@ -9,7 +9,8 @@ enum BrowseStatus {
         switch model.mode {
         case .search(let text):
             let field = "Search: " + TerminalText.sanitize(text) + "▏"
-            return compose([field], hints: "Enter search · Esc cancel", width: width)
+            let hints = model.searchReplaces ? "type to replace · ⌫ edits · Enter search · Esc cancel" : "Enter search · Esc cancel"
+            return compose([field], hints: hints, width: width)
         case .detail(let index):
             var parts = ["\(index + 1) of \(model.photos.count)"]
             if let message { parts.append(message) }
