@@ -86,6 +86,14 @@ import Testing
             let providers = screen.dropLast().last ?? ""
             #expect(providers.split(separator: " ").map(String.init) == (ProviderRegistry.standard.names + ["all"]).sorted(), "\(screen)")
 
+            // A comma list goes on with the providers it does not name yet.
+            screen = try await complete("photos list --provider flickr,", tabs: 2)
+            let rest: [String] = (screen.dropLast().last ?? "").split(separator: " ").map(String.init)
+            let others: [String] = ProviderRegistry.standard.names.filter { $0 != "flickr" }.map { "flickr," + $0 }
+            #expect(rest == others.sorted(), "\(screen)")
+            screen = try await complete("photos cache clear --provider a", tabs: 1)
+            #expect(screen.last == "$ photos cache clear --provider all #end", "clear takes all too: \(screen)")
+
             screen = try await complete("photos show placeholder:", tabs: 2)
             let ids = screen.dropLast().last ?? ""
             #expect(ids.split(separator: " ").map(String.init) == ["1", "2", "3"], "the cached ids, after placeholder: \(screen)")

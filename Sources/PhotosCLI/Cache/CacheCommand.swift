@@ -87,7 +87,7 @@ extension PhotosCommand {
                 help: ArgumentHelp(
                     "Only these providers' listings and images, comma-separated (all: every provider's, keeping the run log). "
                         + "Example: --provider flickr,nasa", valueName: "names"),
-                completion: Completions.providerNames)
+                completion: Completions.providers)
             var provider: String?
 
             @Option(help: ArgumentHelp(

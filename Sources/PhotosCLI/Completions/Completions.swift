@@ -8,11 +8,19 @@ import PhotosTerminal
 /// Shell completions that know photos' values: provider names from the registry, and photo ids
 /// from the most recent cached listings.
 enum Completions {
-    /// `--provider`: every registered provider, and `all`.
-    static var providers: CompletionKind { .list(ProviderRegistry.standard.names + ["all"]) }
+    /// `--provider`: every registered provider, and `all`; after a comma, the providers the list
+    /// does not name yet (`flickr,<Tab>` offers `flickr,placeholder`, ...).
+    static var providers: CompletionKind {
+        .custom { _, _, prefix in providerCandidates(prefix: prefix) }
+    }
 
-    /// An option that takes exactly one provider.
-    static var providerNames: CompletionKind { .list(ProviderRegistry.standard.names) }
+    /// The candidates for a `--provider` value that starts with `prefix`.
+    static func providerCandidates(prefix: String) -> [String] {
+        let names = ProviderRegistry.standard.names
+        guard let comma = prefix.lastIndex(of: ",") else { return names + ["all"] }
+        let chosen = Set(prefix[..<comma].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+        return names.filter { !chosen.contains($0) }.map { String(prefix[...comma]) + $0 }
+    }
 
     /// A photo id: those of the most recently used cached listings. The shell runs
     /// `photos ---completion ...` on each Tab; the parser answers it before any command runs, and

@@ -165,7 +165,7 @@ enum ProviderHelp {
     static var settings: String {
         (AppEnvironment.coreSettings + ProviderRegistry.standard.settings).map {
             // The one setting that is not what its name suggests to a reader of `save`.
-            let scope = $0.configKey == "save.dir" ? ", browse's s key" : ""
+            let scope = $0.configKey == "save.dir" ? ", save without --to, browse's s key" : ""
             return "\($0.variable) ([\(section($0.configKey))] \(key($0.configKey))\(scope))"
         }.joined(separator: ", ")
     }
