@@ -448,7 +448,7 @@ import Testing
         try await withServer { _, photos in
             let run = try await photos.run(["list", "--query", "dogs", "--filter", "sort=interestingness-desc", "--no-thumbnails", "--format", "jsonl"])
             #expect(run.status == 0, "\(run.stderr)")
-            #expect(run.stderr.contains("note: commons skipped: commons filter sort takes one of"), "\(run.stderr)")
+            #expect(run.stderr.contains("photos: note: commons skipped: commons filter sort takes one of"), "\(run.stderr)")
             let ids = run.stdout.split(separator: "\n").compactMap {
                 (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["id"] as? String
             }

@@ -78,7 +78,7 @@ import Testing
         try await withServer { _, photos in
             let auto = try await photos.run(["show", "placeholder:2", "--preview"])
             #expect(auto.status == 0)
-            #expect(auto.stderr.contains("note: no preview: stdout is not a terminal"), "\(auto.stderr)")
+            #expect(auto.stderr.contains("photos: note: no preview: stdout is not a terminal"), "\(auto.stderr)")
             let none = try await photos.run(["show", "placeholder:2", "--preview", "--graphics", "none"])
             #expect(none.status == 0)
             #expect(!none.stderr.contains("no preview"), "none was asked for: \(none.stderr)")

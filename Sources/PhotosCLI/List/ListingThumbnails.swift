@@ -55,10 +55,10 @@ extension Listing {
         let urls = Set(items.map(\.url))
         let drawn = synthesizeMissing(items, batch: &batch, offline: offline)
         if batch.notCached > 0 {
-            Diagnostics.note("note: \(batch.notCached) of \(urls.count) thumbnails are not cached (--offline)")
+            Diagnostics.remark("\(batch.notCached) of \(urls.count) thumbnails are not cached (--offline)")
         }
         if batch.withoutCache > 0 {
-            Diagnostics.note("note: \(batch.withoutCache) of \(urls.count) thumbnails were not fetched: without the cache there is nowhere to keep them")
+            Diagnostics.remark("\(batch.withoutCache) of \(urls.count) thumbnails were not fetched: without the cache there is nowhere to keep them")
         }
         if batch.failed > 0 {
             // The first reason of each host's, and how many failed otherwise: one reason is not
@@ -122,8 +122,8 @@ extension Listing {
         }
         if !drawn.isEmpty, !offline {
             let names = hosts.sorted().joined(separator: ", ")
-            Diagnostics.note(
-                "note: \(names) cannot be reached; drew \(drawn.count) thumbnails from what their URLs describe (thumbnail_synthesized in JSON)")
+            Diagnostics.remark(
+                "\(names) cannot be reached; drew \(drawn.count) thumbnails from what their URLs describe (thumbnail_synthesized in JSON)")
         }
         return drawn
     }

@@ -30,7 +30,7 @@ struct ProviderSelection {
                     names.append(descriptor.name)
                 } else {
                     let needs = descriptor.requiredSettings.map(\.variable).joined(separator: " and ")
-                    Diagnostics.note("note: \(descriptor.name) skipped: it needs \(needs) (see photos providers)")
+                    Diagnostics.remark("\(descriptor.name) skipped: it needs \(needs) (see photos providers)")
                 }
             }
         } else {
@@ -60,7 +60,7 @@ struct ProviderSelection {
                 if !chosenByPhotos {
                     throw PhotosError.usage("\(name) has no filter \(TerminalText.quoted(unknown.key)); \(knows)")
                 }
-                skipped.append("note: \(name) skipped: it has no filter \(TerminalText.quoted(unknown.key))")
+                skipped.append("\(name) skipped: it has no filter \(TerminalText.quoted(unknown.key))")
                 continue
             }
             do {
@@ -71,7 +71,7 @@ struct ProviderSelection {
                 // A value one provider's filter refuses (sort orders differ between providers):
                 // skipped like a filter it lacks, when photos chose the providers.
                 guard chosenByPhotos else { throw error }
-                skipped.append("note: \(name) skipped: \(Diagnostics.describe(error))")
+                skipped.append("\(name) skipped: \(Diagnostics.describe(error))")
                 refused = refused ?? error
                 continue
             }
@@ -93,7 +93,7 @@ struct ProviderSelection {
                 .map { "\($0.name): \($0.filters.map(\.name).joined(separator: ", "))" }.joined(separator: "; ")
             throw PhotosError.usage("no provider has the filter \(keys); filters by provider: \(offers)")
         }
-        for note in skipped { Diagnostics.note(note) }
+        for note in skipped { Diagnostics.remark(note) }
         return understood
     }
 

@@ -20,6 +20,8 @@ enum Diagnostics {
     static func error(_ message: String) { write("photos: error: " + TerminalText.sanitize(message)) }
     static func warning(_ message: String) { write("photos: warning: " + TerminalText.sanitize(message)) }
     static func note(_ message: String) { write(TerminalText.sanitize(message)) }
+    /// Something worth knowing that is neither a warning nor an error, said as warnings are.
+    static func remark(_ message: String) { write("photos: note: " + TerminalText.sanitize(message)) }
 
     /// Raw output to stderr (progress bars); the caller has made it safe.
     static func raw(_ text: String) {

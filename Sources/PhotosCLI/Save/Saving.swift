@@ -51,7 +51,7 @@ struct Saving {
         }
         // Another save into this folder finishes first; its files are then skipped here.
         let folderLock = SaveFolderLock.acquire(in: folder.path) {
-            Diagnostics.note("note: another photos save is writing into \(folder.path); waiting for it to finish")
+            Diagnostics.remark("another photos save is writing into \(folder.path); waiting for it to finish")
         }
         defer { folderLock?.release() }
         let inputs = SaveInputs(context: context)

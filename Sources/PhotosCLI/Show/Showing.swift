@@ -93,7 +93,7 @@ struct Showing {
             if requested != .none {
                 let term = environment.environment["TERM"] ?? ""
                 let why = !environment.stdoutIsTerminal ? "stdout is not a terminal" : term.isEmpty ? "TERM is not set" : "TERM=\(term) draws no pictures"
-                Diagnostics.note("note: no preview: \(why) (force one with --graphics symbols)")
+                Diagnostics.remark("no preview: \(why) (force one with --graphics symbols)")
             }
             return nil
         }
