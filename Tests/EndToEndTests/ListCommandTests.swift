@@ -83,6 +83,25 @@ import Testing
         }
     }
 
+    /// --no-thumbnails fetches none, but the JSON still names those an earlier listing cached.
+    @Test func withoutThumbnailsTheCachedOnesAreStillNamed() async throws {
+        try await withServer { server, photos in
+            let none = try await photos.run(["list", "--provider", "placeholder", "--per-page", "3", "--format", "jsonl", "--no-thumbnails"])
+            #expect(none.status == 0, "\(none.stderr)")
+            func paths(_ run: PhotosBinary.Run) throws -> [Any] {
+                try run.stdout.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])["thumbnail_path"] ?? NSNull() }
+            }
+            #expect(try paths(none).allSatisfy { $0 is NSNull }, "nothing cached yet")
+            let fetched = try await photos.run(["list", "--provider", "placeholder", "--per-page", "3", "--format", "jsonl"])
+            let cached = try paths(fetched).compactMap { $0 as? String }
+            #expect(cached.count == 3 && cached.allSatisfy { FileManager.default.fileExists(atPath: $0) }, "\(fetched.stdout)")
+            let requests = server.stats().requests
+            let again = try await photos.run(["list", "--provider", "placeholder", "--per-page", "3", "--format", "jsonl", "--no-thumbnails"])
+            #expect(try paths(again).compactMap { $0 as? String } == cached, "\(again.stdout)")
+            #expect(server.stats().requests == requests, "and nothing was fetched")
+        }
+    }
+
     @Test func aListingCachedFromOneEndpointIsNotServedForAnother() async throws {
         try await withServer { server, photos in
             let first = try await photos.run(["list", "--provider", "placeholder", "--per-page", "5", "--no-thumbnails"])

@@ -62,7 +62,7 @@ extension PhotosCommand {
         @Flag(help: "Walk every page to the last one (or to --limit).")
         var all = false
 
-        @Flag(name: .long, help: "Do not fetch thumbnails.")
+        @Flag(name: .long, help: "Do not fetch thumbnails (JSON still names those already cached).")
         var noThumbnails = false
 
         @Option(parsing: .unconditional, help: ArgumentHelp("Columns of the grid with --format grid, e.g. --columns 4.", valueName: "n"))

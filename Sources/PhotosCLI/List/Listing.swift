@@ -103,6 +103,11 @@ struct Listing {
         var thumbnails = Thumbnails()
         if thumbnailsWanted {
             thumbnails = finishThumbnails(outcomes.compactMap(\.thumbnails), offline: offline, progress: progress)
+        } else if request.format == .json || request.format == .jsonl {
+            // --no-thumbnails fetches none, but those already cached are still where the JSON
+            // says (one look-up; none at all in a cache made this run).
+            let urls = photos.compactMap(\.thumbnailURL)
+            if !urls.isEmpty { thumbnails.files = context.cache.cachedImages(urls) }
         }
         try print(listings: listings, photos: photos, thumbnails: thumbnails, request: request, failures: failures)
         ExitTeardown.keep((listings, photos))
