@@ -167,6 +167,10 @@ import Testing
             // A folder is no viewer, though it exists and may be searched.
             let folder = try await photos.run(["show", "flickr:53624890009", "--open"], environment: ["PHOTOS_OPENER": NSTemporaryDirectory()])
             #expect(folder.status == 69 && folder.stderr.contains("no program '\(NSTemporaryDirectory())' to open the image with"), "\(folder.stderr)")
+
+            // A blank setting is said as blank, not as a program named ' '.
+            let blank = try await photos.run(["show", "flickr:53624890009", "--open"], environment: ["PHOTOS_OPENER": "   "])
+            #expect(blank.status == 69 && blank.stderr.contains("PHOTOS_OPENER is blank"), "\(blank.stderr)")
         }
     }
 
