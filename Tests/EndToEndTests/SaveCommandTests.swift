@@ -458,6 +458,26 @@ import Glibc
         }
     }
 
+    /// `--name "{id}.png"` for JPEG images saves them as asked, and says once that the names
+    /// do not say what the files are; `.jpeg` for a JPEG, or `.{ext}`, says nothing.
+    @Test func anExtensionThatIsNotTheImagesTypeIsSaidOnce() async throws {
+        try await withServer { _, photos in
+            let folder = try TemporaryFolder("save-misnamed")
+            let ids = ["placeholder:1", "placeholder:2", "placeholder:3"]
+            let png = try await photos.run(["save"] + ids + ["--to", folder.appending("png").path, "--name", "{raw_id}.png"])
+            #expect(png.status == 0, "\(png.stderr)")
+            #expect(Self.files(under: folder.appending("png")) == ["1.png", "2.png", "3.png"], "saved as asked")
+            let warnings = png.stderr.split(separator: "\n").filter { $0.contains("not their type") }
+            #expect(warnings.count == 1, "\(png.stderr)")
+            #expect(warnings.first?.contains("3 files were saved under an extension that is not their type (1.png holds a JPEG image)") == true, "\(png.stderr)")
+            #expect(warnings.first?.contains(".{ext}") == true)
+            for template in ["{raw_id}.jpeg", "{raw_id}.{ext}", "{raw_id}.JPG"] {
+                let fine = try await photos.run(["save"] + ids + ["--to", folder.appending(template).path, "--name", template])
+                #expect(fine.status == 0 && !fine.stderr.contains("not their type"), "\(template): \(fine.stderr)")
+            }
+        }
+    }
+
     @Test func aPhotoNamedTwiceIsSavedOnceAndItsRepeatSaidAsOne() async throws {
         try await withServer { _, photos in
             let folder = try TemporaryFolder("save-twice")

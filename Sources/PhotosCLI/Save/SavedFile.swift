@@ -86,6 +86,9 @@ final class SavedFiles: Sendable {
     /// The `--size` asked for.
     let size: ImageSizeChoice
     private let folders = Mutex<Set<String>>([])
+    /// Files saved under an image extension that is not their type (`--name "{id}.png"` for a
+    /// JPEG), and the first of them by name.
+    let misnamed = Mutex<(count: Int, first: String?)>((0, nil))
 
     init(folder: URL, http: any HTTPFetching, maxImageBytes: Int, metadata: Bool, size: ImageSizeChoice) {
         self.folder = folder
@@ -144,13 +147,24 @@ final class SavedFiles: Sendable {
     }
 
     /// Whether the file at `path` starts with an image's bytes (its first 12 bytes read).
-    static func startsLikeAnImage(_ path: String) -> Bool {
+    static func startsLikeAnImage(_ path: String) -> Bool { imageKind(path) != nil }
+
+    /// The kind of image the file at `path` starts as, if any (its first 12 bytes read).
+    static func imageKind(_ path: String) -> ImageKind? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard descriptor >= 0 else { return false }
+        guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var head = [UInt8](repeating: 0, count: 12)
         let count = head.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 12) }
-        return count > 0 && ImageKind(sniffing: Data(head.prefix(count))) != nil
+        return count > 0 ? ImageKind(sniffing: Data(head.prefix(count))) : nil
+    }
+
+    /// Whether `name` ends in an image extension other than `kind`'s (`.jpeg` is `.jpg`).
+    static func isMisnamed(_ name: String, as kind: ImageKind) -> Bool {
+        guard let dot = name.lastIndex(of: "."), !name[name.index(after: dot)...].contains("/") else { return false }
+        var suffix = name[name.index(after: dot)...].lowercased()
+        if suffix == "jpeg" { suffix = "jpg" }
+        return ["jpg", "png", "gif", "webp"].contains(suffix) && suffix != kind.fileExtension
     }
 
     /// Creates the folders of `path` below `--to` (each once per run).
@@ -220,10 +234,18 @@ final class SavedFiles: Sendable {
             unlink(part)
             return .failed("the file has \(size) bytes where the server announced \(expected)", .badData)
         }
-        guard Self.startsLikeAnImage(part) else {
+        guard let kind = Self.imageKind(part) else {
             unlink(part)
             let what = contentType.map { " (the server said \(TerminalText.fit($0, width: 40)))" } ?? ""
             return .failed("not a JPEG, PNG, GIF or WebP image\(what); nothing was saved", .badData)
+        }
+        if Self.isMisnamed(item.path, as: kind) {
+            // The example named is the first by name, whichever download ended first.
+            let example = "\(item.path) holds a \(kind == .webp ? "WebP" : kind.rawValue.uppercased()) image"
+            misnamed.withLock { misnamed in
+                misnamed.count += 1
+                if misnamed.first.map({ example < $0 }) ?? true { misnamed.first = example }
+            }
         }
         ExtendedAttribute.set(Self.ownerAttribute, item.photo.id.description, path: part)
         ExtendedAttribute.set(Self.sizeAttribute, "\(self.size.rawValue)\n\(item.url)", path: part)

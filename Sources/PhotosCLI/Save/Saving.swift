@@ -212,6 +212,12 @@ struct Saving {
         }
 
         for warning in listingWarnings(inputs) { Diagnostics.warning(warning) }
+        let misnamed = files.misnamed.withLock { $0 }
+        if misnamed.count > 0, let first = misnamed.first {
+            let files = misnamed.count == 1 ? "1 file was" : "\(misnamed.count) files were"
+            Diagnostics.warning(
+                "\(files) saved under an extension that is not their type (\(first)); end --name with .{ext} to name each by what it is")
+        }
         if keptLarger > 0 {
             let photos = keptLarger == 1 ? "1 photo was" : "\(keptLarger) photos were"
             Diagnostics.warning(
