@@ -93,6 +93,9 @@ import Testing
             let unknown = try await photos.run(["list", "--provider", "placeholder", "--filter", "colour=red"])
             #expect(unknown.status == 64)
             #expect(unknown.stderr.contains("placeholder has no filter 'colour'; it knows album"))
+            // A near miss is named.
+            let near = try await photos.run(["list", "--provider", "flickr", "--query", "dogs", "--filter", "tag=beach"])
+            #expect(near.status == 64 && near.stderr.contains("flickr has no filter 'tag'; did you mean 'tags'? (it knows tags,"), "\(near.stderr)")
 
             // Without --provider: placeholder, listed only when named, is the one that has it.
             let unnamed = try await photos.run(["list", "--album", "3"])

@@ -58,6 +58,9 @@ struct ProviderSelection {
             if let unknown = filters.first(where: { descriptor.filter(named: $0.key) == nil }) {
                 let knows = descriptor.filters.isEmpty ? "it has no filters" : "it knows \(descriptor.filters.map(\.name).joined(separator: ", "))"
                 if !chosenByPhotos {
+                    if let near = CommandSuggestion.closest(unknown.key, among: descriptor.filters.map(\.name)) {
+                        throw PhotosError.usage("\(name) has no filter \(TerminalText.quoted(unknown.key)); did you mean '\(near)'? (\(knows))")
+                    }
                     throw PhotosError.usage("\(name) has no filter \(TerminalText.quoted(unknown.key)); \(knows)")
                 }
                 skipped.append("\(name) skipped: it has no filter \(TerminalText.quoted(unknown.key))")
