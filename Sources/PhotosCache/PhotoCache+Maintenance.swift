@@ -259,6 +259,8 @@ extension PhotoCache {
             // its place is what was asked for, and frees its room.
             try index.reset()
         }
+        // A broken index moved aside at a rebuild (kept to look into) is cache data too.
+        configuration.fileSystem.remove(atPath: index.path + ".corrupt")
         runLog.clear()
         return (count, bytes)
     }

@@ -77,8 +77,11 @@ extension PhotoCache {
                 byProvider[name, default: .init(name: name, listings: 0, images: 0, imageBytes: 0)].images = row.value("n") ?? 0
                 byProvider[name, default: .init(name: name, listings: 0, images: 0, imageBytes: 0)].imageBytes = row.value("bytes") ?? 0
             }
+            // The index's live pages, and a broken one moved aside at a rebuild until a clear.
+            var aside = stat()
+            let corrupt = stat(index.path + ".corrupt", &aside) == 0 ? Int64(aside.st_size) : 0
             return Self.statistics(
-                path: root.path, listings: listings, photos: photos, images: images, imageBytes: imageBytes, indexBytes: pages * pageSize,
+                path: root.path, listings: listings, photos: photos, images: images, imageBytes: imageBytes, indexBytes: pages * pageSize + corrupt,
                 maxBytes: configuration.maxSizeBytes, oldest: oldest, runs: runs, providers: byProvider.values.sorted { $0.name < $1.name })
         }
     }

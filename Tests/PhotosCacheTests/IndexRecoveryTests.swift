@@ -38,6 +38,13 @@ import Testing
         #expect(cache.finish(command: "rebuilt") != nil)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: bed.folder.path).filter { $0.hasPrefix("trash-") }
         #expect(leftovers.isEmpty)
+
+        // The broken index kept aside is counted as the cache's own, and goes with a clear.
+        let live = try cache.statistics().indexBytes
+        #expect(live >= 8192, "its 8192 bytes are in the index's size: \(live)")
+        _ = try cache.clear()
+        #expect(!FileManager.default.fileExists(atPath: index.path + ".corrupt"))
+        #expect(try cache.statistics().indexBytes < live)
     }
 
     @Test func truncatedIndexIsRebuilt() async throws {
