@@ -67,7 +67,14 @@ public struct LiveFileSystem: CacheFileSystem {
         var result: [(path: String, size: Int64, modified: Date)] = []
         var pending = [folder]
         while let current = pending.popLast() {
-            guard let directory = opendir(current) else { continue }
+            // Never through a link, the folder itself included: a link where the cache's images
+            // belong points at files photos does not own.
+            let descriptor = open(current, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            guard let directory = fdopendir(descriptor) else {
+                close(descriptor)
+                continue
+            }
             defer { closedir(directory) }
             while let entry = readdir(directory) {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in

@@ -136,14 +136,37 @@ extension PhotoCache {
     private func sweepFolder(now time: TimeInterval) throws -> Int {
         let fs = configuration.fileSystem
         var removed = 0
+        // Read before the folder is listed: a row is written after its file, so a row read here
+        // whose file the listing lacks is one whose file is gone.
         let known = try index.read { db in Set(try String.fetchAll(db, sql: "SELECT path FROM image")) }
         let prefix = root.path + "/"
         let oldest = Date(timeIntervalSince1970: time - configuration.orphanAge)
-        for file in fs.files(under: store.imagesFolder.path) where file.modified < oldest {
-            let relative = file.path.hasPrefix(prefix) ? String(file.path.dropFirst(prefix.count)) : file.path
-            if file.path.hasSuffix(Self.tempSuffix) || !known.contains(relative) {
-                fs.remove(atPath: file.path)
-                removed += 1
+        var info = stat()
+        let imagesFolder = store.imagesFolder.path
+        let folderState = lstat(imagesFolder, &info) != 0 ? S_IFMT : info.st_mode & S_IFMT  // S_IFMT: not there
+        var present = Set<String>()
+        // A link in place of the folder is not photos' own: nothing in it is swept, and its rows
+        // are left as they are.
+        if folderState == S_IFDIR || folderState == S_IFMT {
+            for file in fs.files(under: imagesFolder) {
+                let relative = file.path.hasPrefix(prefix) ? String(file.path.dropFirst(prefix.count)) : file.path
+                if file.modified < oldest, file.path.hasSuffix(Self.tempSuffix) || !known.contains(relative) {
+                    fs.remove(atPath: file.path)
+                    removed += 1
+                } else {
+                    present.insert(relative)
+                }
+            }
+            // Rows whose files are gone (a clear stopped by SIGKILL between moving the folder
+            // aside and deleting its rows, files deleted by hand): they would be counted in the
+            // cache's size and looked up for nothing.
+            let gone = known.subtracting(present)
+            if !gone.isEmpty {
+                for chunk in Array(gone).chunked(200) {
+                    try index.write { db in
+                        for path in chunk { try db.execute(sql: "DELETE FROM image WHERE path = ?", arguments: [path]) }
+                    }
+                }
             }
         }
         // Images handed to a viewer a day ago or more: the viewer has opened them long since. A

@@ -140,6 +140,51 @@ import Testing
         #expect(cache.cachedImages(urls).count == 2, "indexed images are never orphans")
     }
 
+    /// A link where the images folder belongs is not followed by the sweep: the files it points
+    /// at are not photos', however old and unknown to the index.
+    @Test func theSweepNeverDeletesThroughALinkedImagesFolder() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let cache = bed.cache()
+        defer { cache.close() }
+        _ = try await browse("s", count: 2, cache: cache, http: FakeImages(size: 100))
+        cache.finish(command: "test")
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("photos-outside-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: outside) }
+        let precious = outside.appendingPathComponent("sub/precious.jpg")
+        try FileManager.default.createDirectory(at: precious.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: precious)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-7200)], ofItemAtPath: precious.path)
+        try FileManager.default.removeItem(at: cache.store.imagesFolder)
+        try FileManager.default.createSymbolicLink(at: cache.store.imagesFolder, withDestinationURL: outside)
+        bed.clock.advance(Date().timeIntervalSince(bed.clock.now))
+        let report = try cache.evict(wait: true, sweep: true)
+        #expect(report.removedOrphans == 0)
+        #expect(FileManager.default.fileExists(atPath: precious.path), "a file outside the cache is never swept")
+    }
+
+    /// Rows whose files are gone (a clear killed between moving the images aside and deleting
+    /// their rows) are dropped by the sweep, so the cache's size is its files'.
+    @Test func theSweepDropsRowsWhoseFilesAreGone() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let cache = bed.cache()
+        defer { cache.close() }
+        let urls = try await browse("s", count: 3, cache: cache, http: FakeImages(size: 1000))
+        cache.finish(command: "test")
+        #expect(try cache.statistics().images == 3)
+        let files = cache.cachedImages(urls)
+        try FileManager.default.removeItem(at: try #require(files[urls[0]]))
+        _ = try cache.evict(wait: true, sweep: true)
+        let after = try cache.statistics()
+        #expect(after.images == 2 && after.imageBytes == 2000, "the row of the deleted file is gone: \(after.images)")
+        // The whole folder moved aside, as an interrupted clear leaves it.
+        try FileManager.default.moveItem(at: cache.store.imagesFolder, to: bed.folder.appendingPathComponent("trash-interrupted"))
+        _ = try cache.evict(wait: true, sweep: true)
+        #expect(try cache.statistics().images == 0)
+        #expect(!FileManager.default.fileExists(atPath: bed.folder.appendingPathComponent("trash-interrupted").path))
+    }
+
     /// Images handed to a viewer (`show --open`) are links to cached images: kept a day for the
     /// viewer, then swept, and gone with `cache clear`, which would otherwise free nothing of a
     /// linked image.
