@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PhotosCore
 import Synchronization
 
 /// The SQLite index of the cache (GRDB, WAL): opened lazily on first use, migrated from the first
@@ -69,9 +70,10 @@ final class CacheIndex: Sendable {
                     return queue
                 } catch {
                     var isFolder: ObjCBool = false
-                    let reason = FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder) && !isFolder.boolValue
+                    let reason = (error as? ForeignCacheFolder)?.reason
+                        ?? (FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder) && !isFolder.boolValue
                         ? "the cache folder \(root.path) is a file, not a folder (PHOTOS_CACHE_DIR names a folder); continuing without the cache"
-                        : "the cache index at \(path) cannot be used (\(Self.describe(error))); continuing without the cache"
+                        : "the cache index at \(path) cannot be used (\(Self.describe(error))); continuing without the cache")
                     configuration.warn(reason)
                     state = .disabled(reason)
                     throw CacheUnavailable(reason: reason)
@@ -161,6 +163,13 @@ final class CacheIndex: Sendable {
             return try rebuild(because: "it was found corrupt by an earlier run") { _ in true }
         }
         if !fs.exists(atPath: path), fs.exists(atPath: root.appendingPathComponent("images").path) {
+            // An images folder that is not photos' (the cache pointed at a folder of the user's
+            // own) is never moved aside and deleted: the cache is not used instead.
+            if let foreign = Self.foreignFile(inImages: root.appendingPathComponent("images").path, fs: fs) {
+                throw ForeignCacheFolder(
+                    reason: "the cache folder \(root.path) has an images folder photos did not make (it holds \(foreign)); "
+                        + "photos leaves it alone and continues without the cache: set PHOTOS_CACHE_DIR to a folder of its own")
+            }
             // Images without an index: the index was deleted. Re-check under the lock, since a
             // process starting at the same moment as another may see the folder first.
             return try rebuild(because: "it was missing while images remained") { [fs, path] _ in !fs.exists(atPath: path) }
@@ -303,6 +312,26 @@ final class CacheIndex: Sendable {
         return queue
     }
 
+    /// A file in `folder` that photos would not have written there (named otherwise than
+    /// `HEX64.ext`, a temp file, or in a folder other than an old two-letter shard), if any.
+    static func foreignFile(inImages folder: String, fs: any CacheFileSystem) -> String? {
+        func isHex(_ text: Substring) -> Bool { text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) } }
+        func isOwn(_ relative: Substring) -> Bool {
+            let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
+            guard let name = parts.last, parts.count == 1 || (parts.count == 2 && parts[0].count == 2 && isHex(parts[0])) else { return false }
+            if name.hasPrefix("."), name.hasSuffix(CacheLayout.partialSuffix) { return true }
+            let stem = name.prefix { $0 != "." }
+            let ext = name.dropFirst(stem.count)
+            return stem.count == 64 && isHex(stem) && (ext.isEmpty || (2...6).contains(ext.count) && ext.dropFirst().allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) })
+        }
+        let prefix = folder + "/"
+        for file in fs.files(under: folder) {
+            let relative = file.path.hasPrefix(prefix) ? file.path.dropFirst(prefix.count) : Substring(file.path)
+            if !isOwn(relative) { return String(relative) }
+        }
+        return nil
+    }
+
     static func isCorruption(_ error: DatabaseError) -> Bool {
         error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
     }
@@ -311,6 +340,11 @@ final class CacheIndex: Sendable {
         if let error = error as? DatabaseError { return error.message ?? "SQLite error \(error.resultCode.rawValue)" }
         return PhotoCache.describe(error)
     }
+}
+
+/// A cache folder that holds what photos did not make, where it would otherwise delete it.
+struct ForeignCacheFolder: Error {
+    var reason: String
 }
 
 /// The cache index cannot be used this run (the reason was already reported as a warning).

@@ -89,6 +89,32 @@ import Testing
         #expect(bed.warnings.all.count == 1)
     }
 
+    /// The cache pointed at a folder of the user's own that has an `images` folder: it is not
+    /// taken for images an index lost, and nothing in it is moved or deleted.
+    @Test func anImagesFolderPhotosDidNotMakeIsLeftAlone() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let holiday = bed.folder.appendingPathComponent("images/2019/holiday.jpg")
+        try FileManager.default.createDirectory(at: holiday.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: holiday)
+        let cache = bed.cache()
+        defer { cache.close() }
+        #expect(cache.cachedImages(["https://img.test/1.jpg"]).isEmpty)
+        #expect(bed.warnings.all.count == 1, "\(bed.warnings.all)")
+        #expect(bed.warnings.all.first?.contains("has an images folder photos did not make (it holds 2019/holiday.jpg)") == true, "\(bed.warnings.all)")
+        #expect(throws: (any Error).self) { try cache.clear() }
+        #expect(FileManager.default.fileExists(atPath: holiday.path), "the user's file is where it was")
+        #expect(!FileManager.default.fileExists(atPath: bed.folder.appendingPathComponent("index.sqlite").path), "and no index was made beside it")
+        // What photos itself leaves there (content-hashed names, a temp file) is its own.
+        #expect(CacheIndex.foreignFile(inImages: holiday.deletingLastPathComponent().deletingLastPathComponent().path, fs: LiveFileSystem()) == "2019/holiday.jpg")
+        let own = bed.folder.appendingPathComponent("own")
+        try FileManager.default.createDirectory(at: own.appendingPathComponent("ab"), withIntermediateDirectories: true)
+        for name in [String(repeating: "a", count: 64) + ".jpg", "ab/" + String(repeating: "b", count: 64), ".x.jpg.1.photos-partial"] {
+            try Data([1]).write(to: own.appendingPathComponent(name))
+        }
+        #expect(CacheIndex.foreignFile(inImages: own.path, fs: LiveFileSystem()) == nil)
+    }
+
     @Test func anIndexThatCannotBeOpenedNowIsLeftAloneWithItsImages() async throws {
         let bed = try CacheBed()
         defer { bed.remove() }
