@@ -91,9 +91,25 @@ public final class CurlTransport: HTTPFetching {
     }
 
     public func data(for request: HTTPRequest) async throws -> HTTPResponse {
-        try await coalescer.run(request) { [self] in
+        let response = try await coalescer.run(request) { [self] in
             try await execute(request, destination: .memory)
         }
+        // Answers read into memory are the providers' JSON: one that holds far more values than
+        // any page would is refused before it is decoded into gigabytes.
+        if Self.looksLikeJSON(response), JSONLimits.exceeds(response.body) {
+            let host = (try? Self.validatedHost(request.url)) ?? "the server"
+            throw PhotosError.badData(
+                provider: host, detail: "its answer holds more than \(JSONLimits.maxValues) JSON values, far more than a page of photos; it was not read")
+        }
+        return response
+    }
+
+    /// Whether an answer is JSON by its type, or by its first byte (servers label JSON
+    /// `text/html` and worse); images and other bytes are not counted as JSON.
+    static func looksLikeJSON(_ response: HTTPResponse) -> Bool {
+        if response.headers["Content-Type"]?.lowercased().contains("json") == true { return true }
+        guard let first = response.body.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else { return false }
+        return first == 0x7B || first == 0x5B
     }
 
     /// Downloads run in the caller's task, not through the coalescer: a destination is one

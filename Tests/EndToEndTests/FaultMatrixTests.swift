@@ -33,7 +33,11 @@ import Testing
         Row(name: "TLS failure", endpoint: "", status: 69, says: "TLS",
             environment: ["PHOTOS_CA_BUNDLE": FixtureFiles.url("tls/other-ca.pem").path]),
         Row(name: "DNS failure", endpoint: "https://photos-fixture.invalid", status: 69, says: "photos-fixture.invalid"),
-        Row(name: "30 MB array of records", endpoint: "/big", status: 0, says: "were left out"),
+        // Far more values than a page holds is refused before decoding (a page of 500 holds
+        // tens of thousands; two million empty objects decoded into gigabytes).
+        Row(name: "30 MB array of records", endpoint: "/big", status: 65, says: "far more than a page of photos"),
+        Row(name: "2 million empty records", endpoint: "/empties", status: 65, says: "far more than a page of photos"),
+        Row(name: "a page a little over its size", endpoint: "/over", status: 0, says: "were left out"),
         Row(name: "duplicated and null records", endpoint: "/dups", status: 0, says: "listed once"),
     ]
 
@@ -49,6 +53,14 @@ import Testing
         return Array((text + "]").utf8)
     }()
 
+    /// Two million `{}`: 6 MB that JSONSerialization would make two million objects of.
+    static let emptyRecords: [UInt8] = Array(("[" + Array(repeating: "{}", count: 2_000_000).joined(separator: ",") + "]").utf8)
+
+    /// A page of 60 records where 30 were asked for.
+    static let overPage: [UInt8] = Array(("[" + (1...60).map { index in
+        #"{"albumId":1,"id":\#(index),"title":"record \#(index)","url":"https://via.placeholder.com/600/92c952","thumbnailUrl":"https://via.placeholder.com/150/92c952"}"#
+    }.joined(separator: ",") + "]").utf8)
+
     static let duplicated = Array("""
         [null, {"albumId":1,"id":1,"title":"one","url":"https://via.placeholder.com/600/1","thumbnailUrl":"https://via.placeholder.com/150/1"},
          {"albumId":1,"id":1,"title":"one again","url":"https://via.placeholder.com/600/1","thumbnailUrl":"https://via.placeholder.com/150/1"},
@@ -59,6 +71,8 @@ import Testing
     static let hostileBodies: FixtureRouteHandler = { request in
         switch request.path {
         case "/big/photos": return .bytes(bigPage, contentType: "application/json")
+        case "/empties/photos": return .bytes(emptyRecords, contentType: "application/json")
+        case "/over/photos": return .bytes(overPage, contentType: "application/json")
         case "/dups/photos": return .bytes(duplicated, contentType: "application/json")
         default: return nil
         }

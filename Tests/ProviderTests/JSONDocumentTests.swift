@@ -58,4 +58,16 @@ struct JSONDocumentTests {
     @Test func aByteOrderMarkIsWhiteSpace() throws {
         #expect(try JSONDocument(parsing: Data([0xEF, 0xBB, 0xBF] + Array("[1]".utf8))).root.count == 1)
     }
+
+    /// Values are counted outside strings only: commas and brackets in a title are text.
+    @Test func answersWithFarTooManyValuesAreToldApart() {
+        let empties = Data(("[" + Array(repeating: "{}", count: 20).joined(separator: ",") + "]").utf8)
+        #expect(JSONLimits.exceeds(empties, limit: 30), "20 objects and 19 commas, and the array: 40")
+        #expect(!JSONLimits.exceeds(empties, limit: 40))
+        let text = Data(("[\"" + String(repeating: "{[,", count: 30) + "\\\",[{\"]").utf8)
+        #expect(!JSONLimits.exceeds(text, limit: 2), "one array, one string holding brackets, commas and an escaped quote")
+        let page = Data(("{\"photos\":[" + Array(repeating: #"{"id":"1","title":"a, b","tags":["x","y"]}"#, count: 500).joined(separator: ",") + "]}").utf8)
+        #expect(!JSONLimits.exceeds(page), "a page of 500 is far from the limit")
+        #expect(!JSONLimits.exceeds(Data(), limit: 0) && !JSONLimits.exceeds(Data("[]".utf8), limit: 1))
+    }
 }
