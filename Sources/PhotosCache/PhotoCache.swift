@@ -200,8 +200,17 @@ public final class PhotoCache: Sendable {
             // Access times are hints; losing them must not fail the command. The images this run
             // downloaded are another matter: files the index does not know are never found again
             // (and, on a full disk, hold the room the index needed), so they go.
+            var removed = 0
             for record in state.newImages.values where Self.isSafeRelativePath(record.path) {
                 configuration.fileSystem.remove(atPath: root.appendingPathComponent(record.path).path)
+                removed += 1
+            }
+            // Their paths may have been printed already (thumbnail_path): say they are gone.
+            if removed > 0, !(error is CacheUnavailable) {
+                let images = removed == 1 ? "the image" : "the \(removed) images"
+                configuration.warn(
+                    "the cache could not record \(images) this run fetched (\(CacheIndex.describe(error))), so they were removed: "
+                        + "a path printed for one of them no longer exists")
             }
         }
     }

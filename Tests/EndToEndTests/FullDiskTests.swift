@@ -43,6 +43,13 @@ extension FullDiskTests {
             let files = (try? FileManager.default.contentsOfDirectory(atPath: cache.appendingPathComponent("images").path)) ?? []
             let stats = try await photos.run(["cache", "stats", "--format", "json"], environment: environment)
             #expect(files.count == (try stats.json()["images"] as? Int), "every image file is one the index knows: \(files.count) files")
+            // Every thumbnail_path printed exists, or a warning says some no longer do.
+            let printed = run.stdout.split(separator: "\n").compactMap { line in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["thumbnail_path"] as? String
+            }
+            let missing = printed.filter { !FileManager.default.fileExists(atPath: $0) }
+            #expect(missing.isEmpty || run.stderr.contains("a path printed for one of them no longer exists"),
+                "\(missing.count) of \(printed.count) printed paths are gone: \(run.stderr)")
 
             // Clearing works on the full disk, and gives its room back.
             let clear = try await photos.run(["cache", "clear"], environment: environment)
