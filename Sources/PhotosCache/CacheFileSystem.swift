@@ -30,8 +30,10 @@ public struct LiveFileSystem: CacheFileSystem {
     public init() {}
 
     public func fileSize(atPath path: String) -> Int64? {
+        // lstat: a link where a cached image belongs is no image of the cache's (it could point
+        // anywhere), and is fetched again rather than read or handed out.
         var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         return Int64(info.st_size)
     }
 

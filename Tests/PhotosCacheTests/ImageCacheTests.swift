@@ -121,6 +121,32 @@ import Testing
         next.close()
     }
 
+    /// A link planted where a cached image belongs, even to a file of the right size, is not
+    /// the image: it is never handed out (to save, or a viewer), and the image is fetched again.
+    @Test func aLinkInPlaceOfACachedImageIsNotTheImage() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let http = FakeImages(size: 5000)
+        let cache = bed.cache()
+        let file = try await ImageFetcher(cache: cache, http: http).fetch("https://img.example/a.jpg")
+        cache.finish(command: "test")
+        cache.close()
+        let outside = bed.folder.deletingLastPathComponent().appendingPathComponent("outside-\(UUID().uuidString).jpg")
+        defer { try? FileManager.default.removeItem(at: outside) }
+        try Data(repeating: 0x41, count: 5000).write(to: outside)
+        try FileManager.default.removeItem(at: file)
+        try FileManager.default.createSymbolicLink(at: file, withDestinationURL: outside)
+
+        let next = bed.cache()
+        #expect(next.cachedImages(["https://img.example/a.jpg"]).isEmpty, "the link is not a hit")
+        let refetched = try await ImageFetcher(cache: next, http: http).fetch("https://img.example/a.jpg")
+        var info = stat()
+        #expect(lstat(refetched.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG, "a file of its own took the link's place")
+        #expect(try Data(contentsOf: outside) == Data(repeating: 0x41, count: 5000), "the file the link pointed at is untouched")
+        next.finish(command: "test")
+        next.close()
+    }
+
     @Test func aFileAnotherProcessJustReplacedIsNeitherDeletedNorForgotten() async throws {
         let bed = try CacheBed()
         defer { bed.remove() }
