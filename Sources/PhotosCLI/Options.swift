@@ -78,9 +78,20 @@ struct FilterOptions: ParsableArguments {
 
     /// A usage error when `--query` or a filter holds bytes that were not UTF-8 (the system
     /// gives them as U+FFFD): they would be searched for as replacement characters.
+    /// The longest search or filter value accepted, in UTF-8 bytes.
+    static let maxTextBytes = 1000
+
     static func checkText(query: String?, filters: [String]) throws {
         if let query, query.contains("\u{FFFD}") {
             throw ValidationError("--query is not valid UTF-8 text (is the terminal's encoding UTF-8?)")
+        }
+        // No provider searches for pages of text; a server answers such a request with an error
+        // or not at all, after every retry.
+        if let query, query.utf8.count > maxTextBytes {
+            throw ValidationError("--query is \(query.utf8.count) bytes long; a search is at most \(maxTextBytes)")
+        }
+        if let filter = filters.first(where: { $0.utf8.count > maxTextBytes }) {
+            throw ValidationError("--filter \(filter.prefix(40))... is \(filter.utf8.count) bytes long; a filter is at most \(maxTextBytes)")
         }
         if let filter = filters.first(where: { $0.contains("\u{FFFD}") }) {
             throw ValidationError("--filter \(filter.prefix { $0 != "=" })= is not valid UTF-8 text (is the terminal's encoding UTF-8?)")

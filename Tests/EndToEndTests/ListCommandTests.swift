@@ -417,6 +417,8 @@ import Testing
         ["list", "--per-page", "0"], ["list", "--page", "0"], ["list", "--provider", "nope"],
         ["list", "--bogus"], ["list", "--query", "  "], ["show"], ["show", "flickr:../../etc/passwd"],
         ["show", "nonsense"], ["show", "nope:1"], ["lst"], ["help", "bogus"], ["cache", "stat"], ["config", "shw"],
+        ["list", "--query", String(repeating: "dog ", count: 4000)], ["save", "--provider", "flickr", "--query", String(repeating: "x", count: 1001)],
+        ["list", "--provider", "flickr", "--filter", "tags=" + String(repeating: "a,", count: 600)],
     ])
     func wrongUsageExits64WithAMessage(arguments: [String]) async throws {
         let photos = try PhotosBinary(server: nil)
@@ -508,11 +510,14 @@ import Testing
             #expect(mangled.status == 64 && mangled.stderr.contains("--query is not valid UTF-8 text"), "\(mangled.stderr)")
             let filter = try await photos.run(["list", "--provider", "openverse", "--filter", "tags=\u{FFFD}"])
             #expect(filter.status == 64 && filter.stderr.contains("--filter tags= is not valid UTF-8 text"), "\(filter.stderr)")
-            // A query that matches nothing is quoted back, but not all 10 000 characters of it.
-            let long = String(repeating: "a", count: 10_000)
+            // A query that matches nothing is quoted back, but not all 1000 characters of it.
+            let long = String(repeating: "a", count: 1000)
             let none = try await photos.run(["list", "--provider", "placeholder", "--query", long, "--no-thumbnails"])
             #expect(none.status == 0, "\(none.stderr)")
             #expect(none.stderr.contains("No photos match \"aaa") && none.stderr.utf8.count < 300, "\(none.stderr.utf8.count) bytes")
+            // Longer than any search is refused before a request.
+            let tooLong = try await photos.run(["list", "--provider", "placeholder", "--query", long + "a", "--no-thumbnails"])
+            #expect(tooLong.status == 64 && tooLong.stderr.contains("--query is 1001 bytes long; a search is at most 1000"), "\(tooLong.stderr)")
         }
     }
 
