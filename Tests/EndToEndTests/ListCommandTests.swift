@@ -419,6 +419,7 @@ import Testing
         ["show", "nonsense"], ["show", "nope:1"], ["lst"], ["help", "bogus"], ["cache", "stat"], ["config", "shw"],
         ["list", "--query", String(repeating: "dog ", count: 4000)], ["save", "--provider", "flickr", "--query", String(repeating: "x", count: 1001)],
         ["list", "--provider", "flickr", "--filter", "tags=" + String(repeating: "a,", count: 600)],
+        ["browse", "--query", String(repeating: "x", count: 1001)],
     ])
     func wrongUsageExits64WithAMessage(arguments: [String]) async throws {
         let photos = try PhotosBinary(server: nil)

@@ -67,6 +67,7 @@ extension PhotosCommand {
             if let query, query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
                 throw ValidationError("--query is empty; leave it out to browse the provider's default feed")
             }
+            try FilterOptions.checkText(query: query, filters: [])
             guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
                 throw ValidationError(
                     "browse needs a terminal on stdin and stdout; to print a grid of thumbnails instead use: photos list --format grid")
