@@ -15,24 +15,34 @@ public enum JSONLimits {
         // Each value takes at least a byte.
         guard data.count > limit else { return false }
         return data.withUnsafeBytes { raw -> Bool in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return false }
+            let end = raw.count
             var count = 0
-            var inString = false
-            var escaped = false
-            for byte in raw {
-                if inString {
-                    if escaped {
-                        escaped = false
-                    } else if byte == 0x5C {
-                        escaped = true
-                    } else if byte == 0x22 {
-                        inString = false
+            var index = 0
+            while index < end {
+                let byte = base[index]
+                if byte == 0x22 {
+                    // A string: on to its closing quote (memchr, most of an answer's bytes), past
+                    // quotes escaped by an odd number of backslashes.
+                    var from = index + 1
+                    while true {
+                        guard let found = memchr(base + from, 0x22, end - from) else { return false }
+                        let quote = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+                        var backslashes = 0
+                        while quote - backslashes - 1 > index, base[quote - backslashes - 1] == 0x5C { backslashes += 1 }
+                        if backslashes % 2 == 0 {
+                            index = quote + 1
+                            break
+                        }
+                        from = quote + 1
                     }
-                } else if byte == 0x22 {
-                    inString = true
-                } else if byte == 0x2C || byte == 0x7B || byte == 0x5B {
+                    continue
+                }
+                if byte == 0x2C || byte == 0x7B || byte == 0x5B {
                     count += 1
                     if count > limit { return true }
                 }
+                index += 1
             }
             return false
         }
