@@ -107,7 +107,10 @@ public struct CommonsProvider: RegisteredProvider {
         // A server that sends more than asked for does not stretch the page.
         let photos = Array(Self.unique(ordered.compactMap(photo(from:))).prefix(perPage))
         let hasMore = answer.continuation("gsroffset") != nil && offset + perPage < CommonsAPI.searchWindow
-        return PhotoPage(page: page, perPage: perPage, total: nil, hasMore: hasMore, photos: photos)
+        // Pages without a page id are records photos cannot read (files that are no bitmap,
+        // a sound or a PDF, are results it leaves out on purpose).
+        let unreadable = ordered.filter { $0.pageID.map(Self.isValidID) != true }.count
+        return PhotoPage(page: page, perPage: perPage, total: nil, hasMore: hasMore, photos: photos, skippedRecords: unreadable)
     }
 
     /// The featured pictures: the category list gives the order and the next token, then one

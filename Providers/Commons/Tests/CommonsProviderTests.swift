@@ -129,6 +129,7 @@ import Testing
         let page = try await Self.provider(Self.fixtures()).list(ListQuery(text: "pwned", page: 1, perPage: 20))
         #expect(page.photos.map(\.id.raw) == ["90000001", "90000002", "90000003", "90000004"],
             "no traversal id, duplicate, video, non-file page or missing file")
+        #expect(page.skippedRecords == 1, "the record without a page id is counted, for the listing to say; a video is a result left out")
         let ansi = page.photos[0]
         #expect(ansi.title.contains("\u{1B}[31mRED"))
         #expect(ansi.owner?.unicodeScalars.contains("\u{202E}") == true)
