@@ -31,7 +31,10 @@ extension Transfer {
             let scheme = quoted.count >= 3 ? String(quoted[1]) : ""
             return .unsupportedScheme(scheme.lowercased())
         case CURLE_URL_MALFORMAT:
-            return .invalidURL
+            // After a redirect answer, the malformed URL is where the server sent photos.
+            var status = 0
+            photos_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+            return (300..<400).contains(status) ? .protocolError(host: host, detail: "it redirected to something that is not a URL") : .invalidURL
         case CURLE_COULDNT_RESOLVE_HOST:
             return .cannotResolve(host: host)
         case CURLE_COULDNT_CONNECT:
