@@ -310,8 +310,6 @@ public final class CurlTransport: HTTPFetching {
         }
     }
 
-    /// The host of an http(s) URL, lowercased (brackets of an IPv6 literal removed).
-    /// - Throws: `TransportError.unsupportedScheme` or `.invalidURL`.
     /// Whether `host` is this machine (the only place plain http is allowed: a fixture server).
     static func isLoopback(_ host: String) -> Bool {
         let name = hostName(host)
