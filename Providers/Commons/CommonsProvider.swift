@@ -55,10 +55,7 @@ public struct CommonsProvider: RegisteredProvider {
 
     public func isValidID(_ raw: String) -> Bool { Self.isValidID(raw) }
 
-    public func canonicalID(_ raw: String) -> String? {
-        let number = Self.withoutLeadingZeros(raw)
-        return Self.isValidID(number) ? number : nil
-    }
+    public func canonicalID(_ raw: String) -> String? { canonicalNumberID(raw) }
 
     // MARK: Listing
 

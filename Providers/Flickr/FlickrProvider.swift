@@ -60,10 +60,7 @@ public struct FlickrProvider: RegisteredProvider {
 
     public func isValidID(_ raw: String) -> Bool { Self.isValidID(raw) }
 
-    public func canonicalID(_ raw: String) -> String? {
-        let number = Self.withoutLeadingZeros(raw)
-        return Self.isValidID(number) ? number : nil
-    }
+    public func canonicalID(_ raw: String) -> String? { canonicalNumberID(raw) }
 
     /// The licence names `--filter license=` shares with Openverse, in the order help gives them.
     static let sharedLicenseNames = ["by", "by-sa", "by-nd", "by-nc", "by-nc-sa", "by-nc-nd", "cc0", "pdm"]

@@ -41,10 +41,7 @@ public struct PlaceholderProvider: RegisteredProvider {
 
     public func isValidID(_ raw: String) -> Bool { Self.isValidID(raw) }
 
-    public func canonicalID(_ raw: String) -> String? {
-        let number = Self.withoutLeadingZeros(raw)
-        return Self.isValidID(number) ? number : nil
-    }
+    public func canonicalID(_ raw: String) -> String? { canonicalNumberID(raw) }
 
     // MARK: Listing
 

@@ -148,6 +148,13 @@ extension PhotoProvider {
 
     public func canonicalID(_ raw: String) -> String? { isValidID(raw) ? raw : nil }
 
+    /// ``canonicalID(_:)`` for providers whose ids are numbers: `raw` without leading zeros,
+    /// when that is valid.
+    public func canonicalNumberID(_ raw: String) -> String? {
+        let number = Self.withoutLeadingZeros(raw)
+        return isValidID(number) ? number : nil
+    }
+
     /// A number's digits without the zeros before its first other digit ("017" is 17): for
     /// providers whose ids are numbers.
     public static func withoutLeadingZeros(_ raw: String) -> String {

@@ -164,7 +164,7 @@ final class SavedFiles: Sendable {
         guard let dot = name.lastIndex(of: "."), !name[name.index(after: dot)...].contains("/") else { return false }
         var suffix = name[name.index(after: dot)...].lowercased()
         if suffix == "jpeg" { suffix = "jpg" }
-        return ["jpg", "png", "gif", "webp"].contains(suffix) && suffix != kind.fileExtension
+        return ImageKind.allCases.contains { $0.fileExtension == suffix } && suffix != kind.fileExtension
     }
 
     /// Creates the folders of `path` below `--to` (each once per run).
