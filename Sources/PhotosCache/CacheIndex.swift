@@ -73,7 +73,7 @@ final class CacheIndex: Sendable {
                     let reason = (error as? ForeignCacheFolder)?.reason
                         ?? (FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder) && !isFolder.boolValue
                         ? "the cache folder \(root.path) is a file, not a folder (PHOTOS_CACHE_DIR names a folder); continuing without the cache"
-                        : "the cache index at \(path) cannot be used (\(Self.describe(error))); continuing without the cache")
+                        : "the cache index at \(path) cannot be used (\(Self.accessProblem(root: root.path, index: path) ?? Self.describe(error))); continuing without the cache")
                     configuration.warn(reason)
                     state = .disabled(reason)
                     throw CacheUnavailable(reason: reason)
@@ -334,6 +334,18 @@ final class CacheIndex: Sendable {
 
     static func isCorruption(_ error: DatabaseError) -> Bool {
         error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
+    }
+
+    /// Why this user cannot use the cache folder or its index, when permissions are the reason
+    /// (SQLite says only "unable to open database file").
+    static func accessProblem(root: String, index: String) -> String? {
+        if access(root, R_OK | W_OK | X_OK) != 0, errno == EACCES || errno == EPERM {
+            return "the folder \(root) is not readable and writable by this user"
+        }
+        if access(index, F_OK) == 0, access(index, R_OK | W_OK) != 0, errno == EACCES || errno == EPERM {
+            return "the file is not readable and writable by this user"
+        }
+        return nil
     }
 
     static func describe(_ error: any Error) -> String {

@@ -42,8 +42,11 @@ extension PhotoCache {
     /// Counts and sizes from the index (no folder is listed), and hit rates of the last runs.
     /// - Throws: ``CacheUnavailable`` or a database error.
     public func statistics(lastRuns: Int = PhotoCache.statisticsRuns) throws -> CacheStatistics {
-        // A cache without an index is reported empty, and no index is made by looking at it.
-        if !FileManager.default.fileExists(atPath: indexPath) {
+        // A cache without an index is reported empty, and no index is made by looking at it. An
+        // index that cannot be looked at (a folder the user may not read) is no empty cache: the
+        // open below says why it cannot be used.
+        var info = stat()
+        if lstat(indexPath, &info) != 0, errno == ENOENT {
             return Self.statistics(
                 path: root.path, listings: 0, photos: 0, images: 0, imageBytes: 0, indexBytes: 0, maxBytes: configuration.maxSizeBytes,
                 oldest: nil, runs: runLog.last(lastRuns), providers: [])

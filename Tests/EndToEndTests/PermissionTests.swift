@@ -1,0 +1,33 @@
+import Foundation
+import PhotosTestSupport
+import Testing
+
+/// A cache folder the user may not read or write (another user's, or one made by `sudo photos`).
+/// Root reads every folder, so photos runs as `nobody` through setpriv, which only root can do
+/// (elsewhere the suite is reported as skipped, with this reason).
+@Suite(.enabled(if: getuid() == 0 && findExecutable("setpriv") != nil, "running photos as another user needs root and setpriv"))
+struct PermissionTests {
+    @Test func aCacheFolderThisUserMayNotReadIsSaidNotReportedEmpty() async throws {
+        let photos = try PhotosBinary(server: nil)
+        defer { photos.remove() }
+        // A cache with an index, made by root: its folder is the user's only (0700).
+        #expect(try await photos.run(["cache", "clear"]).status == 0)
+        #expect(chmod(photos.cacheFolder.path, 0o700) == 0)
+        // A copy of photos that nobody may run (the build folder may be in a private home).
+        let bin = photos.home.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let copy = bin.appendingPathComponent("photos")
+        try FileManager.default.copyItem(at: PhotosBinary.executable, to: copy)
+        #expect(chmod(copy.path, 0o755) == 0 && chmod(bin.path, 0o755) == 0 && chmod(photos.home.path, 0o755) == 0)
+
+        func asNobody(_ arguments: [String]) throws -> ProgramRun {
+            try runTool(findExecutable("setpriv")!, ["--reuid=65534", "--regid=65534", "--clear-groups", copy.path] + arguments, environment: photos.environment)
+        }
+        let stats = try asNobody(["cache", "stats"])
+        #expect(stats.status == 69, "\(stats.status): \(stats.stdout) \(stats.stderr)")
+        #expect(!stats.stdout.contains("0 pages"), "an unreadable cache is not reported empty: \(stats.stdout)")
+        #expect(stats.stderr.contains("the folder \(photos.cacheFolder.path) is not readable and writable by this user"), "\(stats.stderr)")
+        let json = try asNobody(["cache", "stats", "--format", "json"])
+        #expect(json.status == 69 && json.stdout.isEmpty, "\(json.status): \(json.stdout)")
+    }
+}
