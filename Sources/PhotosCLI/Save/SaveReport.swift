@@ -45,7 +45,8 @@ struct SaveReport {
         return parts.joined(separator: "  ")
     }
 
-    /// `Saved 298 photos (14.2 MiB) to DIR in 1.3 s; 2 were already there; 1 repeat skipped; 1 failed.`
+    /// `Saved 298 photos (14.2 MiB) to DIR in 1.3 s; 2 were already there; 1 repeat skipped; 1 failed; 1 input names
+    /// no photo (see above).`
     func summaryLine(folder: URL) -> String {
         let seconds = elapsed
         let time = seconds < 10 ? String(format: "%.1f s", seconds) : AgeText.format(seconds)
@@ -53,10 +54,13 @@ struct SaveReport {
         let there = skipped - repeats
         if there > 0 { line += "; \(there) \(there == 1 ? "was" : "were") already there" }
         if repeats > 0 { line += "; \(repeats) \(repeats == 1 ? "repeat" : "repeats") skipped" }
-        if !failures.isEmpty {
-            line += "; \(failures.count) failed"
+        // Inputs that name no photo are said apart: running the save again cannot fix them.
+        let unnamed = failures.count { $0.kind == .input }
+        if failures.count > unnamed {
+            line += "; \(failures.count - unnamed) failed"
             if failures.contains(where: { $0.kind.isRetryable }) { line += " (run the same command again to retry)" }
         }
+        if unnamed > 0 { line += "; \(unnamed) \(unnamed == 1 ? "input names" : "inputs name") no photo (see above)" }
         if done == 0 { line = "Nothing to save" }
         return TerminalText.sanitize(line + ".")
     }
