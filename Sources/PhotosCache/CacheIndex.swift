@@ -339,8 +339,9 @@ final class CacheIndex: Sendable {
     /// Why this user cannot use the cache folder or its index, when permissions are the reason
     /// (SQLite says only "unable to open database file").
     static func accessProblem(root: String, index: String) -> String? {
-        if access(root, R_OK | W_OK | X_OK) != 0, errno == EACCES || errno == EPERM {
-            return "the folder \(root) is not readable and writable by this user"
+        if access(root, R_OK | W_OK | X_OK) != 0 {
+            if errno == EACCES || errno == EPERM { return "the folder \(root) is not readable and writable by this user" }
+            if errno == EROFS { return "the folder \(root) is on a read-only file system" }
         }
         if access(index, F_OK) == 0, access(index, R_OK | W_OK) != 0, errno == EACCES || errno == EPERM {
             return "the file is not readable and writable by this user"

@@ -124,6 +124,56 @@ public struct ImageFetcher: Sendable {
         return batch
     }
 
+    /// Fetches one image for a viewer, as ``fetch(_:provider:)`` does; when the cache cannot
+    /// hold it (a cache on a read-only file system, a cache folder that is a file, a full disk),
+    /// into `folder` instead, a private folder outside the cache, named by what its bytes are.
+    /// The file stays after the command: a viewer may open it after photos has exited.
+    /// - Returns: the file, and why the cache could not hold it when it is outside the cache.
+    public func fetchForViewing(_ url: String, provider: String?, outside folder: URL) async throws -> (file: URL, notCached: String?) {
+        let reason: String
+        do {
+            return (try await fetch(url, provider: provider), nil)
+        } catch let error as CacheUnavailable {
+            reason = error.reason
+        } catch TransportError.fileSystem(let path, let detail) {
+            reason = "cannot write \(path): \(detail)"
+        } catch let error as CocoaError where error.isFileError {
+            reason = PhotoCache.describe(error)
+        }
+        try Self.preparePrivateFolder(folder)
+        let name = SHA256.hex(url)
+        let partial = folder.appendingPathComponent(name + ".download")
+        let response = try await http.download(HTTPRequest(url: url, maxBodyBytes: maxImageBytes), to: partial)
+        guard response.isSuccess else {
+            try? FileManager.default.removeItem(at: partial)
+            throw PhotosError.unavailable(provider: Self.host(url), detail: "HTTP \(response.status)")
+        }
+        // Named as what it is; a body that is not an image is not kept, as in the cache.
+        guard let kind = ImageKind(file: partial) else {
+            try? FileManager.default.removeItem(at: partial)
+            throw PhotosError.badData(provider: Self.host(url), detail: "not a JPEG, PNG, GIF or WebP image")
+        }
+        let target = folder.appendingPathComponent(name + "." + kind.fileExtension)
+        guard rename(partial.path, target.path) == 0 else {
+            let detail = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: partial)
+            throw TransportError.fileSystem(path: target.path, detail: detail)
+        }
+        return (target, reason)
+    }
+
+    /// Makes `folder` (mode 0700), or checks that the one there is a folder of this user's that
+    /// no one else may write: a folder in a shared /tmp could be another user's trap.
+    static func preparePrivateFolder(_ folder: URL) throws {
+        if mkdir(folder.path, 0o700) != 0, errno != EEXIST {
+            throw TransportError.fileSystem(path: folder.path, detail: String(cString: strerror(errno)))
+        }
+        var info = stat()
+        guard lstat(folder.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == geteuid(), info.st_mode & 0o022 == 0 else {
+            throw TransportError.fileSystem(path: folder.path, detail: "not a private folder of this user's; photos does not write there")
+        }
+    }
+
     /// The host of `url`, as failures are grouped.
     public static func host(_ url: String) -> String {
         URLComponents(string: url)?.host ?? "unknown host"

@@ -135,6 +135,41 @@ import Testing
         }
     }
 
+    /// A cache that cannot hold the image (its folder is a file here; a read-only file system
+    /// does the same) does not keep it from the viewer: it is downloaded into a private folder
+    /// in TMPDIR, and the note says where.
+    @Test func openWorksWhenTheCacheCannotHoldTheImage() async throws {
+        try await withServer { _, photos in
+            let record = photos.home.appendingPathComponent("opened.txt")
+            let opener = photos.home.appendingPathComponent("opener.sh")
+            try "#!/bin/sh\nprintf '%s' \"$1\" > '\(record.path)'\n".write(to: opener, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
+            let notAFolder = photos.home.appendingPathComponent("cache-file")
+            try "not a folder".write(to: notAFolder, atomically: true, encoding: .utf8)
+            let temporary = photos.home.appendingPathComponent("tmp")
+            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+
+            let run = try await photos.run(
+                ["show", "placeholder:2", "--open", "--format", "json"],
+                environment: ["PHOTOS_OPENER": opener.path, "PHOTOS_CACHE_DIR": notAFolder.path, "TMPDIR": temporary.path])
+            #expect(run.status == 0, "\(run.status): \(run.stderr)")
+            let opened = try String(contentsOf: record, encoding: .utf8)
+            #expect(opened.hasPrefix(temporary.path + "/photos-\(geteuid())/") && opened.hasSuffix(".jpg"), "\(opened)")
+            #expect(try run.json()["image_path"] as? String == opened)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: opened)).prefix(2) == Data([0xFF, 0xD8]))
+            #expect(run.stderr.contains("photos: note: the cache cannot keep the image") && run.stderr.contains(opened), "\(run.stderr)")
+            #expect(!run.stderr.contains("NSCocoaErrorDomain"))
+
+            // A folder there that is not this user's own is not written into.
+            let shared = photos.home.appendingPathComponent("shared-tmp")
+            try FileManager.default.createDirectory(at: shared.appendingPathComponent("photos-\(geteuid())"), withIntermediateDirectories: true)
+            #expect(chmod(shared.appendingPathComponent("photos-\(geteuid())").path, 0o777) == 0)
+            let refused = try await photos.run(
+                ["show", "placeholder:2", "--open"], environment: ["PHOTOS_OPENER": opener.path, "PHOTOS_CACHE_DIR": notAFolder.path, "TMPDIR": shared.path])
+            #expect(refused.status == 74 && refused.stderr.contains("not a private folder of this user's"), "\(refused.status): \(refused.stderr)")
+        }
+    }
+
     /// PHOTOS_OPENER may give the viewer options, as `feh --fullscreen`: split at spaces, never
     /// through a shell, the file last.
     @Test func theOpenerMayCarryOptions() async throws {

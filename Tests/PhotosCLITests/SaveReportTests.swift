@@ -23,6 +23,9 @@ struct SaveReportTests {
         #expect(mixed.hasSuffix("; 1 failed (run the same command again to retry); 1 input names no photo (see above)."), "\(mixed)")
         #expect(report(saved: 1, failures: [.unreachable, .input]).exitCode == 75)
 
+        #expect(report(saved: 0, failures: [.authentication, .authentication]).exitCode == 77)
+        #expect(!report(saved: 0, failures: [.authentication]).summaryLine(folder: folder).contains("retry"))
+
         let downloads = report(saved: 0, failures: [.badData]).summaryLine(folder: folder)
         #expect(downloads.hasSuffix("; 1 failed."), "\(downloads)")
     }

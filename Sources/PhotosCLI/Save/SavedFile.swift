@@ -48,6 +48,9 @@ struct SaveFailure: Sendable, Encodable {
         /// The provider has no photo of that id (69 when nothing else was saved, as for `show`):
         /// asking again cannot help.
         case missing
+        /// The provider refused its API key, or has none (77 when every failure is one, as for
+        /// `show`): asking again cannot help until the key is mended.
+        case authentication
         case other
 
         /// Whether running the save again may succeed where this failed.
@@ -368,6 +371,7 @@ final class SavedFiles: Sendable {
             // Said after the photo's id: "nasa:X: nasa has no such photo", not the id twice.
             case .notFound(let id): return .failed("\(id.provider) has no such photo", .missing)
             case .unavailable, .offlineNothingCached: return .failed(error.description, .unreachable)
+            case .authentication: return .failed(error.description, .authentication)
             default: return .failed(error.description, .other)
             }
         default:

@@ -58,7 +58,13 @@ struct Showing {
                 throw PhotosError.unavailable(provider: id.provider, detail: "\(id) has no image photos may download")
             }
             do {
-                imagePath = try openable(try await fetcher.fetch(url, provider: id.provider), id: id)
+                // A cache that cannot hold the image (read-only, full) does not keep it from the viewer.
+                let outside = FileManager.default.temporaryDirectory.appendingPathComponent("photos-\(geteuid())", isDirectory: true)
+                let fetched = try await fetcher.fetchForViewing(url, provider: id.provider, outside: outside)
+                if let reason = fetched.notCached {
+                    Diagnostics.remark("the cache cannot keep the image (\(reason)); it was downloaded to \(fetched.file.path)")
+                }
+                imagePath = try openable(fetched.file, id: id)
             } catch where !(error is CancellationError) {
                 openFailure = error
             }
@@ -175,10 +181,6 @@ struct Showing {
         }.joined(separator: "\n") + "\n"
     }
 
-    /// Runs the opener with the path as its only argument, without a shell.
-    /// The downloaded image as a file the desktop may open: its bytes must be an image (a web
-    /// page or an archive served as a "photo" is refused, exit 65), and its name ends in the
-    /// extension of what it is, not of what its URL said.
     /// A size's dimensions as far as the provider gave them (Openverse names its thumbnail
     /// without any).
     static func dimensions(_ size: PhotoSize) -> String {
@@ -190,6 +192,9 @@ struct Showing {
         }
     }
 
+    /// The downloaded image as a file the desktop may open: its bytes must be an image (a web
+    /// page or an archive served as a "photo" is refused, exit 65), and its name ends in the
+    /// extension of what it is, not of what its URL said.
     func openable(_ file: URL, id: PhotoID) throws -> URL {
         guard let kind = ImageKind(file: file) else {
             throw PhotosError.badData(
@@ -208,6 +213,7 @@ struct Showing {
         return named
     }
 
+    /// Runs the opener with the path as its last argument, without a shell.
     func launchOpener(_ file: URL) throws {
         let process = try opener(for: file)
         do {
