@@ -108,7 +108,9 @@ struct AppEnvironment {
 
     /// The cache root: PHOTOS_CACHE_DIR, else $XDG_CACHE_HOME/photos, else ~/.cache/photos.
     var cacheRoot: URL {
-        if let dir = settings["PHOTOS_CACHE_DIR"], !dir.isEmpty { return URL(fileURLWithPath: dir, isDirectory: true) }
+        if let dir = settings["PHOTOS_CACHE_DIR"], !dir.isEmpty {
+            return URL(fileURLWithPath: HomePath.expand(dir, environment: environment), isDirectory: true)
+        }
         // The XDG spec: a relative path in these variables is invalid and ignored.
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("photos", isDirectory: true)
@@ -135,7 +137,7 @@ struct AppEnvironment {
     /// - Throws: `PhotosError.usage` for a value out of range or a CA file that cannot be read.
     func transportConfiguration() throws -> TransportConfiguration {
         var configuration = TransportConfiguration.fromEnvironment(environment)
-        configuration.caBundlePath = settings["PHOTOS_CA_BUNDLE"]
+        configuration.caBundlePath = settings["PHOTOS_CA_BUNDLE"].map { HomePath.expand($0, environment: environment) }
         if let text = settings["PHOTOS_STALL_SECONDS"] {
             guard let seconds = Int(text.trimmingWhitespace()), Self.stallSecondsRange.contains(seconds) else {
                 throw PhotosError.usage("PHOTOS_STALL_SECONDS (config [network] stall_seconds) must be a whole number of seconds from 1 to 3600, got \(TerminalText.quoted(text))")

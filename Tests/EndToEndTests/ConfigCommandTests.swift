@@ -153,6 +153,25 @@ import Testing
         #expect(fine.stderr.isEmpty, "\(fine.stderr)")
     }
 
+    /// `~` is $HOME in every path setting, as in the shell (not the account's home folder).
+    @Test func aTildeInAPathSettingIsHOME() async throws {
+        let photos = try PhotosBinary(server: nil)
+        defer { photos.remove() }
+        let home = photos.home.path
+        let variable = try await photos.run(["cache", "path"], environment: ["PHOTOS_CACHE_DIR": "~/from-variable"])
+        #expect(variable.stdout.trimmingCharacters(in: .newlines) == home + "/from-variable", "\(variable.stdout)")
+
+        let config = photos.home.appendingPathComponent("config.toml")
+        try "[cache]\ndir = \"~/from-config\"\n".write(to: config, atomically: true, encoding: .utf8)
+        let file = try await photos.run(["cache", "path"], environment: ["PHOTOS_CACHE_DIR": nil, "PHOTOS_CONFIG": "~/config.toml"])
+        #expect(file.stdout.trimmingCharacters(in: .newlines) == home + "/from-config", "PHOTOS_CONFIG and [cache] dir: \(file.stdout) \(file.stderr)")
+
+        // --to=~/... reaches photos unexpanded (the shell expands ~ only at a word's start).
+        let saved = try await photos.run(["save", "placeholder:1", "--to=~/pictures"], environment: ["PHOTOS_PLACEHOLDER_API": "http://127.0.0.1:9"])
+        #expect(saved.stdout.contains(" to \(home)/pictures ") || saved.stderr.contains("\(home)/pictures"), "\(saved.stdout) \(saved.stderr)")
+        #expect(!saved.stdout.contains(NSHomeDirectory() + "/pictures") || NSHomeDirectory() == home)
+    }
+
     @Test func versionIsTheVersionAndVerboseAddsLibcurl() async throws {
         let photos = try PhotosBinary(server: nil)
         defer { photos.remove() }

@@ -27,11 +27,7 @@ enum BrowseSaving {
         guard let configured = environment.settings["PHOTOS_SAVE_DIR"] ?? environment.config.values["save.dir"],
             !configured.trimmingCharacters(in: .whitespaces).isEmpty
         else { return nil }
-        var path = configured
-        if path == "~" || path.hasPrefix("~/") {
-            path = (environment.environment["HOME"] ?? NSHomeDirectory()) + path.dropFirst()
-        }
-        return URL(fileURLWithPath: path, isDirectory: true)
+        return URL(fileURLWithPath: HomePath.expand(configured, environment: environment.environment), isDirectory: true)
     }
 
     /// Copies `file` (the photo's full image in the cache) to the name `photos save` would give

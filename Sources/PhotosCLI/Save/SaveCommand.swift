@@ -151,7 +151,7 @@ extension PhotosCommand {
                     limit: limit, walkAll: all, thumbnails: false, format: .table))
             }
             let request = SaveRequest(
-                source: source, folder: to.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) }, size: size, template: template,
+                source: source, folder: to.map { URL(fileURLWithPath: HomePath.expand($0, environment: ProcessEnvironment.current())) }, size: size, template: template,
                 metadata: metadata, format: format.output)
             try await CommandRuntime.run(command: "save", network: true) { context in
                 try await Saving(context: context).run(request)
