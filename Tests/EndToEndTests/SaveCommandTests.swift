@@ -471,7 +471,12 @@ import Glibc
             #expect(warnings.count == 1, "\(png.stderr)")
             #expect(warnings.first?.contains("3 files were saved under an extension that is not their type (1.png holds a JPEG image)") == true, "\(png.stderr)")
             #expect(warnings.first?.contains(".{ext}") == true)
-            for template in ["{raw_id}.jpeg", "{raw_id}.{ext}", "{raw_id}.JPG"] {
+            // Any extension that is not the images' type, image extension or not.
+            for template in ["{raw_id}.txt", "{raw_id}.tar.gz"] {
+                let other = try await photos.run(["save"] + ids + ["--to", folder.appending(template).path, "--name", template])
+                #expect(other.status == 0 && other.stderr.contains("3 files were saved under an extension that is not their type"), "\(template): \(other.stderr)")
+            }
+            for template in ["{raw_id}.jpeg", "{raw_id}.{ext}", "{raw_id}.JPG", "{raw_id} v1.2.{ext}"] {
                 let fine = try await photos.run(["save"] + ids + ["--to", folder.appending(template).path, "--name", template])
                 #expect(fine.status == 0 && !fine.stderr.contains("not their type"), "\(template): \(fine.stderr)")
             }

@@ -70,6 +70,24 @@ struct NameTemplateTests {
         #expect(components[0].utf8.count == 255, "folders may use all 255 bytes")
     }
 
+    /// A long title is what gets shorter: the date, the id and the words around them stay.
+    @Test func aLongFieldIsShortenedAndTheRestOfTheTemplateKept() throws {
+        let taken = Date(timeIntervalSince1970: 1_704_067_200)  // 2024-01-01
+        for character in ["é", "a", "日"] {
+            let photo = Self.photo(String(repeating: character, count: 300), owner: String(repeating: "o", count: 200), taken: taken)
+            let components = try Self.render("{owner}/{title} {date} {raw_id}.{ext}", photo)
+            let name = try #require(components.last)
+            #expect(name.utf8.count <= FileNameSanitizer.maxComponentBytes - 5, "\(name.utf8.count)")
+            #expect(name.hasSuffix(" 2024-01-01 53624890009.jpg"), "\(name)")
+            #expect(name.hasPrefix(String(repeating: character, count: 16)), "the title is shortened, not dropped")
+            #expect(components.first == String(repeating: "o", count: 200), "a folder that fits is left whole")
+        }
+        // Two long fields in one name: the longer is shortened first, neither below 16 bytes.
+        let both = try #require(try Self.render("{title} by {owner}.{ext}", Self.photo(String(repeating: "t", count: 300), owner: String(repeating: "o", count: 120))).last)
+        #expect(both.utf8.count <= FileNameSanitizer.maxComponentBytes - 5)
+        #expect(both.hasSuffix(" by " + String(repeating: "o", count: 120) + ".jpg"), "\(both)")
+    }
+
     @Test func templatesAreCheckedBeforeAnyWork() {
         for bad in ["", "/abs/{id}", "{nope}", "{title", "title}", "a//{id}", "{id}/", "../{id}", "./{id}", "{id}\u{7}"] {
             #expect(throws: PhotosError.self, "\(bad.debugDescription) is refused") { try NameTemplate(bad) }

@@ -119,18 +119,46 @@ struct NameTemplate: Sendable, Equatable {
         return !suffix.isEmpty && suffix.allSatisfy { $0.isLetter || $0.isNumber }
     }
 
+    /// The extension the template writes out (`txt` of `{id}.txt`, lowercased), when the file
+    /// name ends in one rather than in `{ext}`.
+    var literalExtension: String? {
+        guard let fileName = components.last, case .text(let text) = fileName.last, let dot = text.lastIndex(of: ".") else { return nil }
+        let suffix = text[text.index(after: dot)...]
+        guard !suffix.isEmpty, suffix.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }), suffix.contains(where: \.isLetter) else { return nil }
+        return suffix.lowercased()
+    }
+
     /// The path below `--to` for one photo, one safe component per folder and the file name.
     /// - Parameter reserve: bytes the file name leaves free (for `.part`, `.json` and `-N`).
     func render(_ values: NameFields, reserve: Int = 0) -> [String] {
         components.enumerated().map { index, pieces in
             let isFileName = index == components.count - 1
-            let rendered = pieces.map { piece -> String in
+            let maxBytes = FileNameSanitizer.maxComponentBytes - (isFileName ? reserve : 0)
+            var rendered = pieces.map { piece -> (text: String, isField: Bool) in
                 switch piece {
-                case .text(let text): return FileNameSanitizer.literal(text)
-                case .field(let field): return FileNameSanitizer.field(values[field], fallback: values.fallback(field))
+                case .text(let text): return (FileNameSanitizer.literal(text), false)
+                case .field(let field): return (FileNameSanitizer.field(values[field], fallback: values.fallback(field)), true)
                 }
-            }.joined()
-            return FileNameSanitizer.component(rendered, maxBytes: FileNameSanitizer.maxComponentBytes - (isFileName ? reserve : 0))
+            }
+            Self.shortenFields(&rendered, toFit: maxBytes)
+            return FileNameSanitizer.component(rendered.map(\.text).joined(), maxBytes: maxBytes)
+        }
+    }
+
+    /// Shortens the longest fields of a name over `maxBytes` (a long title, then the next
+    /// longest), each to no fewer than 16 bytes, so that the rest of the template (a date, the
+    /// id, the extension) is kept rather than cut off with the end of the name.
+    static func shortenFields(_ pieces: inout [(text: String, isField: Bool)], toFit maxBytes: Int) {
+        let shortest = 16
+        var excess = pieces.reduce(0) { $0 + $1.text.utf8.count } - maxBytes
+        while excess > 0 {
+            guard let longest = pieces.indices.filter({ pieces[$0].isField && pieces[$0].text.utf8.count > shortest })
+                .max(by: { pieces[$0].text.utf8.count < pieces[$1].text.utf8.count })
+            else { return }
+            let size = pieces[longest].text.utf8.count
+            let kept = FileNameSanitizer.prefix(pieces[longest].text, maxBytes: max(shortest, size - excess))
+            excess -= size - kept.utf8.count
+            pieces[longest].text = kept
         }
     }
 }

@@ -93,8 +93,13 @@ final class SavedFiles: Sendable {
     /// JPEG), and the first of them by name.
     let misnamed = Mutex<(count: Int, first: String?)>((0, nil))
 
-    init(folder: URL, http: any HTTPFetching, maxImageBytes: Int, metadata: Bool, size: ImageSizeChoice) {
+    /// The extension `--name` writes out (`{id}.txt`), if it does: every file saved is checked
+    /// against it, whatever it is.
+    let literalExtension: String?
+
+    init(folder: URL, http: any HTTPFetching, maxImageBytes: Int, metadata: Bool, size: ImageSizeChoice, literalExtension: String? = nil) {
         self.folder = folder
+        self.literalExtension = literalExtension
         self.size = size
         folderPath = folder.path.hasSuffix("/") ? String(folder.path.dropLast()) : folder.path
         self.http = http
@@ -242,7 +247,7 @@ final class SavedFiles: Sendable {
             let what = contentType.map { " (the server said \(TerminalText.fit($0, width: 40)))" } ?? ""
             return .failed("not a JPEG, PNG, GIF or WebP image\(what); nothing was saved", .badData)
         }
-        if Self.isMisnamed(item.path, as: kind) {
+        if Self.isMisnamed(item.path, as: kind) || literalExtension.map({ ($0 == "jpeg" ? "jpg" : $0) != kind.fileExtension }) == true {
             // The example named is the first by name, whichever download ended first.
             let example = "\(item.path) holds a \(kind == .webp ? "WebP" : kind.rawValue.uppercased()) image"
             misnamed.withLock { misnamed in

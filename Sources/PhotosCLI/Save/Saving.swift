@@ -57,7 +57,8 @@ struct Saving {
         let inputs = SaveInputs(context: context)
         let lanes = try inputs.lanes(for: request.source)
         let files = SavedFiles(
-            folder: folder, http: context.http, maxImageBytes: context.maxImageBytes, metadata: request.metadata, size: request.size)
+            folder: folder, http: context.http, maxImageBytes: context.maxImageBytes, metadata: request.metadata, size: request.size,
+            literalExtension: request.template.literalExtension)
         var report = SaveReport(started: .now)
         let expected = lanes.reduce(0) { $0 + ($1.expected ?? 0) }
         var total = expected
