@@ -175,7 +175,10 @@ public final class PhotoCache: Sendable {
                                     provider = COALESCE(excluded.provider, image.provider),
                                     created_at = excluded.created_at, last_access = excluded.last_access
                                 """), in: db)
-                    for record in state.newImages.values {
+                    // A file gone since it arrived (another process's `cache clear` moved the
+                    // images away) gets no row: the index only names files that are there.
+                    for record in state.newImages.values
+                    where configuration.fileSystem.fileSize(atPath: root.appendingPathComponent(record.path).path) == record.size {
                         insert.bind(1, record.url)
                         insert.bind(2, record.path)
                         insert.bind(3, record.size)

@@ -147,6 +147,24 @@ import Testing
         next.close()
     }
 
+    /// Another process's `cache clear` moves the images away while a list still downloads:
+    /// the rows this run writes at its end name only the files that are still there.
+    @Test func imagesClearedAwayDuringTheRunAreNotRecorded() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let http = FakeImages(size: 5000)
+        let cache = bed.cache()
+        let fetcher = ImageFetcher(cache: cache, http: http)
+        let kept = try await fetcher.fetch("https://img.example/kept.jpg")
+        let cleared = try await fetcher.fetch("https://img.example/cleared.jpg")
+        try FileManager.default.removeItem(at: cleared)
+        cache.finish(command: "test")
+        let rows = try cache.indexedImages(["https://img.example/kept.jpg", "https://img.example/cleared.jpg"])
+        #expect(rows.keys.sorted() == ["https://img.example/kept.jpg"], "\(rows)")
+        #expect(FileManager.default.fileExists(atPath: kept.path))
+        cache.close()
+    }
+
     @Test func aFileAnotherProcessJustReplacedIsNeitherDeletedNorForgotten() async throws {
         let bed = try CacheBed()
         defer { bed.remove() }
