@@ -151,6 +151,12 @@ import Testing
         #expect(run.stderr.contains("PHOTOS_CACHE_MAX_SIZE_MB ([cache] max_size_mb) is 'abc', not a whole number from 1 to"), "\(run.stderr)")
         let fine = try await photos.run(["config", "show"], environment: ["PHOTOS_CACHE_MAX_SIZE_MB": "750"])
         #expect(fine.stderr.isEmpty, "\(fine.stderr)")
+        // A CA file that cannot be read, and an endpoint that is no URL: refused by commands (64),
+        // said here.
+        let paths = try await photos.run(["config", "show"], environment: ["PHOTOS_CA_BUNDLE": "/nonexistent.pem", "PHOTOS_NASA_API": "notaurl"])
+        #expect(paths.status == 0, "the report still prints")
+        #expect(paths.stderr.contains("PHOTOS_CA_BUNDLE ([tls] ca_bundle) names '/nonexistent.pem', which cannot be read"), "\(paths.stderr)")
+        #expect(paths.stderr.contains("PHOTOS_NASA_API ([nasa] api) is 'notaurl', not an http or https URL"), "\(paths.stderr)")
     }
 
     /// `~` is $HOME in every path setting, as in the shell (not the account's home folder).

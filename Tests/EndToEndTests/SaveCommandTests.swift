@@ -455,6 +455,13 @@ import Glibc
             let wrong = try await photos.run(["save", "flickr:53624890009", "--size", "small"], environment: ["PHOTOS_SAVE_DIR": file.path])
             #expect(wrong.status == 74)
             #expect(wrong.stderr.contains("PHOTOS_SAVE_DIR or [save] dir") && wrong.stderr.contains("names a file"), "\(wrong.stderr)")
+
+            // Spaces alone name no folder: the current one, said (empty is unset, said nothing).
+            let blank = try runProgram(
+                "/bin/sh", ["-c", "cd \"$1\" && exec \"$0\" save flickr:53624890009 --size small", PhotosBinary.executable.path, here.path],
+                environment: photos.environment.merging(["PHOTOS_SAVE_DIR": "   "]) { $1 })
+            #expect(blank.status == 0 && Self.files(under: here).count == 1, "\(blank.stderr)")
+            #expect(blank.stderr.contains("PHOTOS_SAVE_DIR is blank; saving into the current folder"), "\(blank.stderr)")
         }
     }
 

@@ -13,7 +13,7 @@ struct CacheStatsTableTests {
             imageMisses: 0, providers: [])
         let table = PhotosCommand.Cache.Stats.render(stats, now: Date(), width: nil)
         #expect(table.contains("1 page, 1 photo") && table.contains("1 file,"), "\(table)")
-        #expect(table.contains("100% of the last 1 run (1 hit, 0 fetched)"), "\(table)")
+        #expect(table.contains("100% in the last 1 run (1 hit, 0 fetched)"), "\(table)")
         #expect(table.contains("Image hits    100% (1 hit, 0 fetched)"), "\(table)")
     }
 }

@@ -52,6 +52,9 @@ struct NameTemplateTests {
         #expect(try Self.render("{title}", Self.photo("CON")) == ["_CON"])
         #expect(try Self.render("{title}", Self.photo("x.part")) == ["x.part_"])
         #expect(try Self.render("{title}.{ext}", Self.photo("\u{FEFF}")) == ["untitled.jpg"])
+        #expect(try Self.render("{title}.{ext}", Self.photo("-rf *")) == ["_rf _.jpg"], "no file name reads as an option")
+        #expect(try Self.render("{owner}/{raw_id}.{ext}", Self.photo("t", owner: "~")) == ["_", "53624890009.jpg"], "no folder named ~")
+        #expect(try Self.render("~/{raw_id}.{ext}", Self.photo("t")) == ["_", "53624890009.jpg"])
     }
 
     @Test func longNamesAreCutBetweenCharactersAndKeepTheirExtension() throws {

@@ -34,7 +34,12 @@ extension PhotosCommand {
         struct Stats: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "stats",
-                abstract: "Entries, bytes, hit rate of the last runs and the oldest entry.")
+                abstract: "Entries, bytes, hit rate of the last runs and the oldest entry.",
+                discussion: """
+                    Examples:
+                      photos cache stats
+                      photos cache stats --format json | jq .total_bytes
+                    """)
 
             @Option(help: ArgumentHelp("Output format: table or json.", valueName: "format"))
             var format: StatsFormat = .table
@@ -64,7 +69,7 @@ extension PhotosCommand {
                     ("Index", ByteText.format(stats.indexBytes)),
                     ("Total", "\(ByteText.format(stats.totalBytes)) of \(ByteText.format(stats.maxBytes))"),
                     ("Oldest entry", stats.oldestEntry.map { "\($0.formatted(.iso8601)) (\(AgeText.format(now.timeIntervalSince($0))) ago)" } ?? "-"),
-                    ("Listing hits", "\(percent(stats.listingHitRate)) of the last \(counted(stats.runs, "run")) (\(counted(stats.listingHits, "hit")), \(stats.listingMisses) fetched)"),
+                    ("Listing hits", "\(percent(stats.listingHitRate)) in the last \(counted(stats.runs, "run")) (\(counted(stats.listingHits, "hit")), \(stats.listingMisses) fetched)"),
                     ("Image hits", "\(percent(stats.imageHitRate)) (\(counted(stats.imageHits, "hit")), \(stats.imageMisses) fetched)"),
                 ]
                 for provider in stats.providers {
@@ -81,7 +86,13 @@ extension PhotosCommand {
         struct Clear: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "clear",
-                abstract: "Remove everything cached, or only one provider's listings and images.")
+                abstract: "Remove everything cached, or only one provider's listings and images.",
+                discussion: """
+                    Examples:
+                      photos cache clear
+                      photos cache clear --provider flickr
+                      photos cache clear --provider commons,nasa --format json
+                    """)
 
             @Option(
                 help: ArgumentHelp(
@@ -130,7 +141,12 @@ extension PhotosCommand {
         struct Prune: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "prune",
-                abstract: "Evict now: down to 90% of the size cap, and remove orphaned temp files.")
+                abstract: "Evict now: down to 90% of the size cap, and remove orphaned temp files.",
+                discussion: """
+                    Examples:
+                      photos cache prune
+                      PHOTOS_CACHE_MAX_SIZE_MB=100 photos cache prune   # down to 90 MiB
+                    """)
 
             @Option(help: ArgumentHelp(
                 "What was removed, as a sentence on stderr (table) or as JSON on stdout: {\"evicted_images\",\"evicted_bytes\",\"removed_orphans\",\"total_bytes\",\"max_bytes\"}.",
@@ -154,7 +170,13 @@ extension PhotosCommand {
         }
 
         struct Path: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(commandName: "path", abstract: "Print the cache folder.")
+            static let configuration = CommandConfiguration(
+                commandName: "path", abstract: "Print the cache folder.",
+                discussion: """
+                    Examples:
+                      photos cache path
+                      du -sh "$(photos cache path)"
+                    """)
 
             func run() async throws {
                 try await CommandRuntime.run { environment in

@@ -31,6 +31,11 @@ extension PhotosCommand {
                     SOURCE is "environment" (and the variable), "file" (and the file and line) \
                     or "default". Secrets such as API keys are shown only as set or not set. The \
                     last lines name photos' version and the libcurl it uses (HTTP/2, TLS library).
+
+                    Examples:
+                      photos config show
+                      PHOTOS_CACHE_MAX_SIZE_MB=100 photos config show   # what a variable changes
+                      photos config show --format json
                     """
             )
 
@@ -69,7 +74,12 @@ extension PhotosCommand {
         struct Path: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "path",
-                abstract: "Print the path of the config file photos reads (PHOTOS_CONFIG, else $XDG_CONFIG_HOME/photos/config.toml).")
+                abstract: "Print the path of the config file photos reads (PHOTOS_CONFIG, else $XDG_CONFIG_HOME/photos/config.toml).",
+                discussion: """
+                    Examples:
+                      photos config path
+                      "$EDITOR" "$(photos config path)"
+                    """)
 
             func run() async throws {
                 try await CommandRuntime.run {
@@ -83,7 +93,13 @@ extension PhotosCommand {
             static let configuration = CommandConfiguration(
                 commandName: "init",
                 abstract: "Write a commented template of every setting to the config file; never overwrites one.",
-                discussion: "Every setting is commented out: remove the # before a line to set it.")
+                discussion: """
+                    Every setting is commented out: remove the # before a line to set it.
+
+                    Examples:
+                      photos config init
+                      PHOTOS_CONFIG=~/photos-test.toml photos config init
+                    """)
 
             func run() async throws {
                 try await CommandRuntime.run {

@@ -24,6 +24,9 @@ struct ConfigReport: Encodable {
     var fileExists: Bool
     var entries: [Entry]
     var curl: CurlLibraryInfo?
+    /// The settings that name an API's URL (checked as commands check them).
+    private let urlVariables: Set<String>
+    private let variables: [String: String]
 
     init(environment: AppEnvironment, curl: CurlLibraryInfo? = CurlLibraryInfo.current()) {
         let variables = environment.environment
@@ -47,16 +50,31 @@ struct ConfigReport: Encodable {
             return Entry(setting: setting, value: setting.defaultValue, source: .default)
         }
         self.curl = curl
+        urlVariables = Set(environment.registry.settings.filter { $0.role == .endpoint }.map(\.variable))
+        self.variables = variables
     }
 
     /// Values the commands that read them would refuse: an integer setting that is not a whole
     /// number in its range.
     var problems: [String] {
         entries.compactMap { entry in
-            guard case .integer(let range) = entry.setting.kind, let value = entry.value else { return nil }
-            if let number = Int(value.trimmingWhitespace()), range.contains(number) { return nil }
+            guard let value = entry.value, entry.source != .default else { return nil }
             let name = entry.setting.variable.map { "\($0) (\(entry.setting.displayKey))" } ?? entry.setting.displayKey
-            return "\(name) is \(TerminalText.quoted(value)), not a whole number from \(range.lowerBound) to \(range.upperBound); commands that use it will refuse to run"
+            if case .integer(let range) = entry.setting.kind {
+                if let number = Int(value.trimmingWhitespace()), range.contains(number) { return nil }
+                return "\(name) is \(TerminalText.quoted(value)), not a whole number from \(range.lowerBound) to \(range.upperBound); commands that use it will refuse to run"
+            }
+            if entry.setting.variable == "PHOTOS_CA_BUNDLE" {
+                let path = HomePath.expand(value, environment: variables)
+                if FileManager.default.isReadableFile(atPath: path) { return nil }
+                return "\(name) names \(TerminalText.quoted(path)), which cannot be read; commands that use the network will refuse to run"
+            }
+            if let variable = entry.setting.variable, urlVariables.contains(variable) {
+                let parts = URLComponents(string: value.trimmingWhitespace())
+                if let scheme = parts?.scheme?.lowercased(), ["http", "https"].contains(scheme), !(parts?.host ?? "").isEmpty { return nil }
+                return "\(name) is \(TerminalText.quoted(value)), not an http or https URL; commands that use it will refuse to run"
+            }
+            return nil
         }
     }
 

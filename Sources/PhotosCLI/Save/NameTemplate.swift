@@ -400,6 +400,10 @@ enum FileNameSanitizer {
         var result = String(name)
         if result.isEmpty { result = "_" }
         if isReservedDeviceName(result) { result = "_" + result }
+        // A name a shell would misread: `-rf _.jpg` is an option to `rm *`, and a folder named
+        // `~` is the home folder to whoever types its path.
+        if result.hasPrefix("-") { result = "_" + result.dropFirst() }
+        if result == "~" { result = "_" }
         if result.lowercased().hasSuffix(".part") { result += "_" }
         return fit(result, maxBytes: maxBytes)
     }

@@ -27,6 +27,11 @@ struct Saving {
     static let detailWindow = 16
 
     func run(_ request: SaveRequest) async throws {
+        if request.folder == nil, BrowseSaving.configuredDirectory(environment) == nil,
+            (environment.settings["PHOTOS_SAVE_DIR"] ?? environment.config.values["save.dir"]) != nil
+        {
+            Diagnostics.warning("\(environment.settings["PHOTOS_SAVE_DIR"] != nil ? "PHOTOS_SAVE_DIR" : "[save] dir") is blank; saving into the current folder (set it to a folder, or leave it unset)")
+        }
         let folder = (request.folder ?? BrowseSaving.configuredDirectory(environment) ?? URL(fileURLWithPath: ".")).standardizedFileURL
         // A relative --to (the default, ".") in a current folder that was deleted meanwhile:
         // Foundation cannot make the path absolute.
