@@ -22,9 +22,9 @@ public struct FlickrProvider: RegisteredProvider {
                 summary: "Flickr API key (https://www.flickr.com/services/api/misc.api_keys.html)", role: .key,
                 isSecret: true, isRequired: true),
             .endpoint("PHOTOS_FLICKR_API", configKey: "flickr.api", default: FlickrAPI.defaultEndpoint, summary: "Flickr REST endpoint"),
-            ProviderSetting(
-                variable: "PHOTOS_FLICKR_STATIC", configKey: "flickr.static",
-                summary: "image host for responses without image URLs", defaultValue: FlickrAPI.defaultStaticHost),
+            .endpoint(
+                "PHOTOS_FLICKR_STATIC", configKey: "flickr.static", default: FlickrAPI.defaultStaticHost,
+                summary: "image host for responses without image URLs"),
         ],
         filters: [
             ProviderFilter("tags", "photos with these tags, comma-separated", example: "beach,sunset"),
@@ -254,6 +254,9 @@ public struct FlickrProvider: RegisteredProvider {
     ) async throws -> Result<JSONDocument, JSONDocument.ParseError> {
         guard URLPolicy.isAllowed(api.endpoint) else {
             throw PhotosError.usage("PHOTOS_FLICKR_API must be an http or https URL")
+        }
+        guard URLPolicy.isAllowed(api.staticHost) else {
+            throw PhotosError.usage("PHOTOS_FLICKR_STATIC must be an http or https URL")
         }
         let request = HTTPRequest(url: api.url(method: method, apiKey: apiKey, parameters), headers: ["Accept": "application/json"])
         let response = try await http.data(for: request)

@@ -145,10 +145,26 @@ struct AppEnvironment {
             configuration.lowSpeedTime = .seconds(seconds)
         }
         configuration.maxConnectionsPerHost = try maxConnectionsPerHost()
-        if let path = configuration.caBundlePath, !FileManager.default.isReadableFile(atPath: path) {
-            throw PhotosError.usage("PHOTOS_CA_BUNDLE names \(path), which cannot be read")
+        if let path = configuration.caBundlePath {
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw PhotosError.usage("PHOTOS_CA_BUNDLE names \(path), which cannot be read")
+            }
+            // Else libcurl refuses it at the first request, as though the server's certificate
+            // were wrong (69); this is the user's setting (64).
+            guard Self.holdsPEMCertificate(path) else {
+                throw PhotosError.usage("PHOTOS_CA_BUNDLE names \(path), which holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
+            }
         }
         return configuration
+    }
+
+    /// Whether the file's first 256 KiB hold the start of a PEM certificate (a system bundle
+    /// begins with one; a folder, a key or a DER file does not).
+    static func holdsPEMCertificate(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 256 * 1024) else { return false }
+        return head.range(of: Data("-----BEGIN CERTIFICATE-----".utf8)) != nil
     }
 
     func context(http: any HTTPFetching) -> ProviderContext {

@@ -123,6 +123,23 @@ public enum TerminalText {
         truncate(sanitize(text), width: width)
     }
 
+    /// A message of several lines that may hold what the user typed (the argument parser's
+    /// errors quote it): its layout kept (newlines, tabs, runs of spaces), and every other
+    /// character that would not show as itself written as `\u{XXXX}`, as ``quoted(_:width:)``
+    /// writes them, so that no escape sequence in an argument reaches the terminal.
+    public static func escapingControls(_ text: String) -> String {
+        var shown = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .control where scalar != "\n" && scalar != "\t", .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse:
+                shown.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            default:
+                shown.append(scalar)
+            }
+        }
+        return String(shown)
+    }
+
     /// What the user typed, quoted back in a message: in single quotes, cut to `width` columns,
     /// with every character that would not show as itself (controls, tabs, format characters
     /// such as U+200B, spaces other than U+0020) written as `\u{XXXX}`, so that `'flickr:1\u{200B}'`

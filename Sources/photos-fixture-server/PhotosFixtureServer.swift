@@ -30,6 +30,10 @@ struct PhotosFixtureServer: AsyncParsableCommand {
         var configuration = FixtureServerConfiguration(
             port: port, latencyMilliseconds: latencyMs, maxConcurrentStreams: maxStreams)
         if let fixtures {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: fixtures, isDirectory: &isFolder), isFolder.boolValue else {
+                throw ValidationError("--fixtures \(fixtures) is not a folder (the repository's Fixtures/ is one)")
+            }
             configuration.fixturesDirectory = URL(fileURLWithPath: fixtures, isDirectory: true).standardizedFileURL
         }
         let server = try await FixtureServer.start(configuration)

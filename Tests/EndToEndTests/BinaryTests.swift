@@ -48,6 +48,16 @@ import Testing
         }
     }
 
+    /// The fixture server refuses a fixtures folder that is not there, rather than serving
+    /// 404s for every route and an env file without endpoints.
+    @Test func theFixtureServerRefusesAMissingFixturesFolder() throws {
+        let server = PhotosBinary.executable.deletingLastPathComponent().appendingPathComponent("photos-fixture-server")
+        let envFile = FileManager.default.temporaryDirectory.appendingPathComponent("fixture-env-\(UUID().uuidString)")
+        let run = try runTool(server.path, ["--port", "0", "--fixtures", "/nonexistent-fixtures", "--env-file", envFile.path])
+        #expect(run.status == 64 && run.stderr.contains("--fixtures /nonexistent-fixtures is not a folder"), "\(run.status) \(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: envFile.path), "no env file for a server that did not start")
+    }
+
     @Test func statsOfACacheNeverMadeIsEmptyAndMakesNothing() async throws {
         let photos = try Photos(server: nil)
         defer { photos.remove() }

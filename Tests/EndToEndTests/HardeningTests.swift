@@ -34,6 +34,46 @@ import Testing
         }
     }
 
+    /// The argument parser quotes a wrong option or value back: an escape sequence in it (a
+    /// pasted command line) is written out, never sent to the terminal.
+    @Test func aWrongArgumentIsQuotedBackWithoutItsEscapeSequences() async throws {
+        let photos = try PhotosBinary(server: nil)
+        defer { photos.remove() }
+        for arguments in [["list", "--\u{1B}[31mx"], ["list", "--format", "j\u{1B}]0;pwned\u{07}"], ["cache", "stats", "--format", "\u{9B}2J"]] {
+            let run = try await photos.run(arguments)
+            #expect(run.status == 64, "\(arguments): \(run.status)")
+            #expect(!run.stderr.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" }, "\(run.stderr.debugDescription)")
+            #expect(run.stderr.contains("\\u{1B}") || run.stderr.contains("\\u{9B}"), "the character is named: \(run.stderr)")
+        }
+    }
+
+    /// Every setting that names a provider's URL refuses what is not an http or https URL
+    /// (64), before any request; `config show` says so too.
+    @Test func anEndpointThatIsNotAWebURLIsRefused() async throws {
+        try await withServer { _, photos in
+            let settings = [
+                ("PHOTOS_FLICKR_API", "flickr"), ("PHOTOS_FLICKR_STATIC", "flickr"), ("PHOTOS_PLACEHOLDER_API", "placeholder"),
+                ("PHOTOS_COMMONS_API", "commons"), ("PHOTOS_OPENVERSE_API", "openverse"), ("PHOTOS_NASA_API", "nasa"),
+            ]
+            for (variable, provider) in settings {
+                for value in ["file:///etc", "notaurl"] {
+                    let run = try await photos.run(["list", "--provider", provider, "--query", "dogs", "--refresh"], environment: [variable: value])
+                    #expect(run.status == 64 && run.stderr.contains("\(variable) must be an http or https URL"), "\(variable)=\(value): \(run.status) \(run.stderr)")
+                }
+                let show = try await photos.run(["config", "show"], environment: [variable: "notaurl"])
+                #expect(show.stderr.contains("\(variable) ("), "\(variable): \(show.stderr)")
+            }
+            // A CA file that is no PEM certificate is the user's setting (64), not a server whose
+            // certificate failed (69).
+            let notPEM = photos.home.appendingPathComponent("not-a-certificate.pem")
+            try "just text\n".write(to: notPEM, atomically: true, encoding: .utf8)
+            let run = try await photos.run(["list", "--provider", "commons", "--query", "dogs", "--refresh"], environment: ["PHOTOS_CA_BUNDLE": notPEM.path])
+            #expect(run.status == 64 && run.stderr.contains("holds no PEM certificate"), "\(run.status) \(run.stderr)")
+            let show = try await photos.run(["config", "show"], environment: ["PHOTOS_CA_BUNDLE": notPEM.path])
+            #expect(show.status == 0 && show.stderr.contains("holds no PEM certificate"), "\(show.stderr)")
+        }
+    }
+
     @Test func aBodyThatIsNotAnImageIsNeverCachedAsOne() async throws {
         try await withServer { server, photos in
             // The image host answers its first request with a JSON error sent as a 200.

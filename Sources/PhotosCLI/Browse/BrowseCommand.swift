@@ -34,7 +34,8 @@ extension PhotosCommand {
                   o                   open the full image in the viewer (PHOTOS_OPENER)
                   s                   save the full image (config [save] dir, else here)
                   /                   a new search, typed in the status line (the first letter
-                                      replaces the current one; Backspace edits it, Ctrl-U clears)
+                                      replaces the current one; Backspace edits it, Ctrl-U
+                                      clears it)
                   r                   refresh: ask the network again, staying on the photo
                   q                   quit (Ctrl-C too, with exit status 130)
 

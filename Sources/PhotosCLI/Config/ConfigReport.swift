@@ -66,8 +66,11 @@ struct ConfigReport: Encodable {
             }
             if entry.setting.variable == "PHOTOS_CA_BUNDLE" {
                 let path = HomePath.expand(value, environment: variables)
-                if FileManager.default.isReadableFile(atPath: path) { return nil }
-                return "\(name) names \(TerminalText.quoted(path)), which cannot be read; commands that use the network will refuse to run"
+                guard FileManager.default.isReadableFile(atPath: path) else {
+                    return "\(name) names \(TerminalText.quoted(path)), which cannot be read; commands that use the network will refuse to run"
+                }
+                if AppEnvironment.holdsPEMCertificate(path) { return nil }
+                return "\(name) names \(TerminalText.quoted(path)), which holds no PEM certificate; commands that use the network will refuse to run"
             }
             if let variable = entry.setting.variable, urlVariables.contains(variable) {
                 let parts = URLComponents(string: value.trimmingWhitespace())

@@ -56,7 +56,9 @@ extension PhotosCommand {
         @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Photos per page (default 30; at most 500, less on some providers: photos providers --verbose). Example: --per-page 100", valueName: "n"))
         var perPage: Int?
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many photos of each provider, walking pages as needed. Example: --limit 250", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp(
+            "Stop after this many photos of each provider, walking pages as needed; without --per-page, pages then hold up to this many (as many as the provider serves), and --page counts those. Example: --limit 250",
+            valueName: "n"))
         var limit: Int?
 
         @Flag(help: "Walk every page to the last one (or to --limit).")

@@ -88,6 +88,9 @@ enum CommandRuntime {
             // A file that could not be written (a full disk under the cache) is photos' own
             // output failing, not the provider: 74, as DESIGN has it.
             if case .fileSystem = error { return ExitCode(74) }
+            // An answer far larger than any page (a decompression bomb) is bad data from the
+            // provider (65), as save counts an image over the cap.
+            if case .tooLarge = error { return ExitCode(PhotosError.badData(provider: "", detail: "").exitCode) }
             return ExitCode(PhotosError.unavailable(provider: "", detail: "").exitCode)
         case let error as ValidationError:
             return error

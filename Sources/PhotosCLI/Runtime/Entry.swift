@@ -1,4 +1,5 @@
 import ArgumentParser
+import PhotosTerminal
 
 #if canImport(Glibc)
 import Glibc
@@ -36,6 +37,8 @@ extension PhotosCommand {
             let exitCode = exitCode(for: error)
             // The parser's usage errors in photos' own words, as every other error is said.
             if message.hasPrefix("Error: ") { message = "photos: error: " + message.dropFirst("Error: ".count) }
+            // The parser quotes arguments as typed: an escape sequence in one is written out.
+            if exitCode != .success { message = TerminalText.escapingControls(message) }
             if !message.isEmpty {
                 if exitCode == .success {
                     Output.exitIfStandardOutputWasClosed()  // help asked for, with nowhere to print it
