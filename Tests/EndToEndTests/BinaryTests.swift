@@ -248,6 +248,12 @@ import Testing
             // Thumbnails are not fetched with nowhere to keep them, and a note says so.
             #expect(run.stderr.contains("note: 3 of 3 thumbnails were not fetched: without the cache there is nowhere to keep them"), "\(run.stderr)")
             #expect(!run.stderr.contains("could not be stored"), "\(run.stderr)")
+            // The cache commands say it the same way, and find no empty cache there.
+            for command in [["cache", "clear"], ["cache", "prune"], ["cache", "stats"]] {
+                let cache = try await photos.run(command, environment: ["PHOTOS_CACHE_DIR": file.path])
+                #expect(cache.status == 69 && cache.stderr.contains("the cache folder \(file.path) is a file, not a folder"), "\(command): \(cache.stderr)")
+                #expect(!cache.stderr.contains("File exists") && !cache.stdout.contains("0 pages"), "\(command): \(cache.stdout) \(cache.stderr)")
+            }
         }
     }
 

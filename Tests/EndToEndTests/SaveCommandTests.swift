@@ -349,8 +349,37 @@ import Glibc
                 let saved = try Data(contentsOf: numbered)
                 #expect(saved.starts(with: [0xFF, 0xD8, 0xFF]), "the photo is saved beside it, a JPEG: \(numbered.lastPathComponent)")
             }
+            #expect(run.stderr.contains("photos: note: 2 photos were saved under the next free name because a file photos did not save held the name"), "\(run.stderr)")
             let again = try await photos.run(["save"] + ids + ["--to", folder.url.path, "--size", "small", "--format", "json"])
             #expect(try again.json()["skipped"] as? Int == 2, "a re-run finds its own files under their numbered names")
+        }
+    }
+
+    /// A saved folder copied without its extended attributes (cp, rsync without -X, a backup)
+    /// holds photos' images unmarked: a save into the copy takes each that is the same image
+    /// as the photo's own, rather than saving it again as NAME-2, and the run after asks for
+    /// nothing.
+    @Test func aCopyOfASavedFolderIsRecognisedByItsBytes() async throws {
+        try await withServer { server, photos in
+            let folder = try TemporaryFolder("save-copied")
+            let ids = ["flickr:53624890009", "flickr:53625112784", "placeholder:4"]
+            let first = try await photos.run(["save"] + ids + ["--to", folder.appending("original").path, "--size", "small", "--metadata"])
+            #expect(first.status == 0, "\(first.stderr)")
+            let copy = folder.appending("copy")
+            #expect(try runTool("/bin/cp", ["-r", folder.appending("original").path, copy.path]).status == 0, "a plain copy, without attributes")
+
+            let run = try await photos.run(["save"] + ids + ["--to", copy.path, "--size", "small", "--metadata", "--format", "json"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let summary = try run.json()
+            #expect(summary["saved"] as? Int == 0 && summary["skipped"] as? Int == 3, "\(run.stdout)")
+            #expect(!Self.files(under: copy).contains { $0.contains("-2") }, "\(Self.files(under: copy))")
+            #expect(Self.files(under: copy) == Self.files(under: folder.appending("original")))
+            #expect(!run.stderr.contains("next free name"), "\(run.stderr)")
+
+            server.resetStats()
+            let again = try await photos.run(["save"] + ids + ["--to", copy.path, "--size", "small", "--metadata", "--format", "json"])
+            #expect(try again.json()["skipped"] as? Int == 3)
+            #expect(server.stats().requests == 0, "marked as the photos' own now: nothing asked")
         }
     }
 

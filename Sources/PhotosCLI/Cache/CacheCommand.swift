@@ -206,6 +206,12 @@ enum CacheCommandError {
                 throw TransportError.fileSystem(
                     path: root, detail: "No space left on device; free some space, or empty the cache with photos cache clear")
             }
+            // A file where the folder belongs: said as the other commands say it.
+            var info = stat()
+            if lstat(root, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR {
+                throw PhotosError.unavailable(
+                    provider: "the cache", detail: "the cache folder \(root) is a file, not a folder (PHOTOS_CACHE_DIR names a folder)")
+            }
             throw PhotosError.unavailable(provider: "the cache", detail: PhotoCache.describe(error))
         }
     }

@@ -20,6 +20,13 @@ struct SaveItem: Sendable {
     var cachedFile: URL?
     /// The path below `--to`, once named.
     var path = ""
+    /// An image photos did not mark (a copy of an earlier save, made without its extended
+    /// attributes) that holds the name this photo wanted: if the download is the same bytes, it
+    /// is taken as this photo's file, not saved again beside it.
+    var displaced: String?
+    /// The name this photo wanted, when a file that is not its own held it (it then takes the
+    /// next name, `NAME-2.jpg`).
+    var wanted: String?
 }
 
 /// How one photo's save ended.
@@ -92,6 +99,9 @@ final class SavedFiles: Sendable {
     /// Files saved under an image extension that is not their type (`--name "{id}.png"` for a
     /// JPEG), and the first of them by name.
     let misnamed = Mutex<(count: Int, first: String?)>((0, nil))
+    /// Photos saved under the next name because a file that was not theirs held the one they
+    /// wanted, and the first of them by name.
+    let renamed = Mutex<(count: Int, first: String?)>((0, nil))
 
     /// The extension `--name` writes out (`{id}.txt`), if it does: every file saved is checked
     /// against it, whatever it is.
@@ -255,13 +265,69 @@ final class SavedFiles: Sendable {
                 if misnamed.first.map({ example < $0 }) ?? true { misnamed.first = example }
             }
         }
+        if let displaced = item.displaced, Self.sameBytes(part, filePath(displaced), size: size) {
+            // The photo is already here under the name it wanted: marked as its own, so that the
+            // next run skips it without a download, and this download goes.
+            unlink(part)
+            let file = filePath(displaced)
+            ExtendedAttribute.set(Self.ownerAttribute, item.photo.id.description, path: file)
+            ExtendedAttribute.set(Self.sizeAttribute, "\(self.size.rawValue)\n\(item.url)", path: file)
+            var there = item
+            there.path = displaced
+            return completeSkipped(there)
+        }
         ExtendedAttribute.set(Self.ownerAttribute, item.photo.id.description, path: part)
         ExtendedAttribute.set(Self.sizeAttribute, "\(self.size.rawValue)\n\(item.url)", path: part)
         guard rename(part, final) == 0 else {
             return Self.fileSystemOutcome(errno, path: final)
         }
+        if let wanted = item.wanted {
+            let example = "\(item.path), as \(wanted) is not its own"
+            renamed.withLock { renamed in
+                renamed.count += 1
+                if renamed.first.map({ example < $0 }) ?? true { renamed.first = example }
+            }
+        }
         if metadata, let failure = writeSidecar(item) { return failure }
         return .saved(bytes: size)
+    }
+
+    /// Whether the files at `a` and `b` hold the same `size` bytes (read in blocks; a file that
+    /// cannot be read is not the same).
+    static func sameBytes(_ a: String, _ b: String, size: Int) -> Bool {
+        var info = stat()
+        guard lstat(b, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == size else { return false }
+        let first = open(a, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        let second = open(b, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        defer {
+            if first >= 0 { close(first) }
+            if second >= 0 { close(second) }
+        }
+        guard first >= 0, second >= 0 else { return false }
+        let block = 64 * 1024
+        var left = [UInt8](repeating: 0, count: block)
+        var right = [UInt8](repeating: 0, count: block)
+        while true {
+            let count = left.withUnsafeMutableBytes { read(first, $0.baseAddress, block) }
+            guard count >= 0 else { return false }
+            if count == 0 { return right.withUnsafeMutableBytes { read(second, $0.baseAddress, 1) } == 0 }
+            var filled = 0
+            while filled < count {
+                let got = right.withUnsafeMutableBytes { read(second, $0.baseAddress! + filled, count - filled) }
+                guard got > 0 else { return false }
+                filled += got
+            }
+            guard memcmp(left, right, count) == 0 else { return false }
+        }
+    }
+
+    /// Whether `path` below `--to` is a regular file photos did not mark that starts like an
+    /// image: perhaps a copy of one it saved.
+    func isUnmarkedImage(_ path: String) -> Bool {
+        let file = filePath(path)
+        var info = stat()
+        guard lstat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return false }
+        return ExtendedAttribute.get(Self.ownerAttribute, path: file) == nil && Self.startsLikeAnImage(file)
     }
 
     /// Writes the sidecar of an image already there when it is missing.

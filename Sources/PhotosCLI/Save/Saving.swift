@@ -156,10 +156,18 @@ struct Saving {
                         var state = SavedFiles.Existing.none
                         let id = item.photo.id
                         let url = item.url
+                        var displaced: String?
+                        var wanted: String?
                         item.path = assigner.assign(components) { path in
                             state = files.existing(path, id: id, url: url)
+                            if state == .taken, wanted == nil {
+                                wanted = path
+                                if files.isUnmarkedImage(path) { displaced = path }
+                            }
                             return state == .taken
                         }
+                        item.displaced = displaced
+                        item.wanted = wanted
                         if state == .larger { keptLarger += 1 }
                         if state == .own || state == .larger {
                             if files.needsSidecar(item) {
@@ -223,6 +231,11 @@ struct Saving {
             let files = misnamed.count == 1 ? "1 file was" : "\(misnamed.count) files were"
             Diagnostics.warning(
                 "\(files) saved under an extension that is not their type (\(first)); end --name with .{ext} to name each by what it is")
+        }
+        let renamed = files.renamed.withLock { $0 }
+        if renamed.count > 0, let first = renamed.first {
+            let photos = renamed.count == 1 ? "1 photo was" : "\(renamed.count) photos were"
+            Diagnostics.remark("\(photos) saved under the next free name because a file photos did not save held the name (\(first))")
         }
         if keptLarger > 0 {
             let photos = keptLarger == 1 ? "1 photo was" : "\(keptLarger) photos were"
