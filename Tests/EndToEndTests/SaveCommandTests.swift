@@ -714,6 +714,8 @@ import Glibc
             }
             let gone = try await save("gone", "\(server.url)/images/large.jpg?status=404")
             #expect(gone.status == 69 && gone.stderr.contains("answered HTTP 404"), "\(gone.stderr)")
+            // Nothing saved: the folders the save made (--to, and flickr/ in it) are gone again.
+            #expect(!FileManager.default.fileExists(atPath: photos.home.appendingPathComponent("gone").path))
             #expect(!(gone.stdout + gone.stderr).contains("retry"), "\(gone.stdout)")
             let local = try await save("local", "\(server.url)/images/large.jpg?redirect=file:///etc/passwd")
             #expect(local.status == 65 && local.stderr.contains("file"), "a redirect to a file: \(local.stderr)")
@@ -727,6 +729,7 @@ import Glibc
                     ["save", "flickr:53624890009", "--to", photos.home.appendingPathComponent("refused").path], environment: ["FLICKR_API_KEY": key])
                 #expect(refused.status == 77, "\(key ?? "no key"): \(refused.status) \(refused.stderr)")
                 #expect(!(refused.stdout + refused.stderr).contains("retry") && refused.stderr.contains("FLICKR_API_KEY"), "\(refused.stdout) \(refused.stderr)")
+                #expect(!FileManager.default.fileExists(atPath: photos.home.appendingPathComponent("refused").path), "no empty --to folder left")
             }
         }
     }

@@ -95,7 +95,8 @@ final class SavedFiles: Sendable {
     let metadata: Bool
     /// The `--size` asked for.
     let size: ImageSizeChoice
-    private let folders = Mutex<Set<String>>([])
+    /// Folders below `--to` made ready this run, and those of them it had to make.
+    private let folders = Mutex<(ready: Set<String>, made: [String])>(([], []))
     /// Files saved under an image extension that is not their type (`--name "{id}.png"` for a
     /// JPEG), and the first of them by name.
     let misnamed = Mutex<(count: Int, first: String?)>((0, nil))
@@ -190,9 +191,27 @@ final class SavedFiles: Sendable {
     func prepareFolders(for path: String) throws {
         guard let slash = path.lastIndex(of: "/") else { return }
         let relative = String(path[..<slash])
-        guard !folders.withLock({ $0.contains(relative) }) else { return }
+        guard !folders.withLock({ $0.ready.contains(relative) }) else { return }
+        // The folders this makes (each level of `a/b`), for ``removeEmptyFolders()``.
+        var missing: [String] = []
+        var level = Substring(relative)
+        var info = stat()
+        while !level.isEmpty, lstat(filePath(String(level)), &info) != 0 {
+            missing.append(String(level))
+            level = level.lastIndex(of: "/").map { level[..<$0] } ?? ""
+        }
         try FileManager.default.createDirectory(at: url(relative), withIntermediateDirectories: true)
-        folders.withLock { _ = $0.insert(relative) }
+        folders.withLock { folders in
+            folders.ready.insert(relative)
+            folders.made.append(contentsOf: missing)
+        }
+    }
+
+    /// Removes the folders this save made that are still empty (every photo in them failed).
+    func removeEmptyFolders() {
+        let made = folders.withLock { $0.made }
+        // The deepest first: a folder is empty only once the ones in it are gone.
+        for relative in made.sorted(by: { $0.utf8.count > $1.utf8.count }) { rmdir(filePath(relative)) }
     }
 
     // MARK: Saving

@@ -44,10 +44,23 @@ struct Saving {
             let setting = request.folder == nil ? "the save folder (PHOTOS_SAVE_DIR or [save] dir)" : "--to"
             throw OutputError.failed("\(setting) names a file, not a folder: \(folder.path)")
         }
+        // The folders this save makes: removed again at the end if they are still empty (nothing
+        // saved: a provider unreachable, a refused key, Ctrl-C during the listing).
+        var made: [String] = []
+        var missing = folder.path
+        var info = stat()
+        while missing != "/", lstat(missing, &info) != 0, errno == ENOENT {
+            made.append(missing)
+            missing = (missing as NSString).deletingLastPathComponent
+        }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             throw OutputError.failed("cannot create \(folder.path): \(PhotoCache.describe(error))")
+        }
+        defer {
+            // rmdir removes only an empty folder: never anything saved or the user's.
+            for path in made where rmdir(path) != 0 { break }
         }
         // A folder that cannot be written into (a read-only file system, another user's) is said
         // once, before anything is downloaded.
@@ -64,6 +77,7 @@ struct Saving {
         let files = SavedFiles(
             folder: folder, http: context.http, maxImageBytes: context.maxImageBytes, metadata: request.metadata, size: request.size,
             literalExtension: request.template.literalExtension)
+        defer { files.removeEmptyFolders() }
         var report = SaveReport(started: .now)
         let expected = lanes.reduce(0) { $0 + ($1.expected ?? 0) }
         var total = expected
