@@ -65,12 +65,13 @@ extension Transfer {
         }
     }
 
-    /// libcurl's messages can quote the URL; keep only the part before any URL.
-    fileprivate static func shortDetail(_ detail: String) -> String {
+    /// libcurl's messages can quote the URL; keep only the part before any URL (not before
+    /// "HTTP/2 stream 1 was not closed cleanly", which is the reason).
+    static func shortDetail(_ detail: String) -> String {
         var text = detail
-        if let range = text.range(of: "http", options: .caseInsensitive) {
-            text = String(text[..<range.lowerBound])
-        }
+        let url = [text.range(of: "http://", options: .caseInsensitive), text.range(of: "https://", options: .caseInsensitive)]
+            .compactMap { $0?.lowerBound }.min()
+        if let url { text = String(text[..<url]) }
         text = text.trimmingCharacters(in: CharacterSet(charactersIn: " :,.\n"))
         return text.isEmpty ? "no detail" : text
     }

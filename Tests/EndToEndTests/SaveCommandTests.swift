@@ -572,6 +572,10 @@ import Glibc
             #expect(try again.json()["skipped"] as? Int == 3)
             #expect((try read()["description"] as? String)?.hasPrefix("Rex loves the sea.") == true)
             #expect(server.stats().requests == 2, "getInfo and getSizes of the one photo")
+            // The summary says so (the JSON's counts stay as the contract has them).
+            try FileManager.default.removeItem(at: sidecar)
+            let table = try await photos.run(arguments)
+            #expect(table.stdout.contains("; 3 were already there; 1 missing sidecar written."), "\(table.stdout)")
         }
     }
 

@@ -188,6 +188,19 @@ import Testing
 
             let missing = try await photos.run(["show", "placeholder:2", "--open"], environment: ["PHOTOS_OPENER": "no-such-viewer --fullscreen"])
             #expect(missing.status == 69 && missing.stderr.contains("no program 'no-such-viewer' to open the image with"), "\(missing.stderr)")
+
+            // Quotes keep a viewer whose path holds spaces whole, with options after it.
+            let spaced = photos.home.appendingPathComponent("My Viewer")
+            try FileManager.default.createDirectory(at: spaced, withIntermediateDirectories: true)
+            let viewer = spaced.appendingPathComponent("view it")
+            try FileManager.default.copyItem(at: opener, to: viewer)
+            let quoted = try await photos.run(
+                ["show", "placeholder:2", "--open", "--format", "json"], environment: ["PHOTOS_OPENER": "'\(viewer.path)' --zoom \"two words\""])
+            #expect(quoted.status == 0, "\(quoted.stderr)")
+            let passed = try String(contentsOf: record, encoding: .utf8).split(separator: "\n").map(String.init)
+            #expect(passed == ["--zoom", "two words", try #require(try quoted.json()["image_path"] as? String)], "\(passed)")
+            let unclosed = try await photos.run(["show", "placeholder:2", "--open"], environment: ["PHOTOS_OPENER": "'\(viewer.path) --zoom"])
+            #expect(unclosed.status == 64 && unclosed.stderr.contains("has a quote that is not closed"), "\(unclosed.stderr)")
         }
     }
 

@@ -14,6 +14,8 @@ struct SaveReport {
     /// Bytes of the files saved by this run (whole files, also when resumed).
     private(set) var bytes = 0
     var failures: [SaveFailure] = []
+    /// Sidecars written beside files already there (`--metadata` on a re-run).
+    var sidecars = 0
     /// Whether a download ended because the save was interrupted.
     var cancelled = false
 
@@ -54,6 +56,7 @@ struct SaveReport {
         let there = skipped - repeats
         if there > 0 { line += "; \(there) \(there == 1 ? "was" : "were") already there" }
         if repeats > 0 { line += "; \(repeats) \(repeats == 1 ? "repeat" : "repeats") skipped" }
+        if sidecars > 0 { line += "; \(sidecars) missing \(sidecars == 1 ? "sidecar" : "sidecars") written" }
         // Inputs that name no photo are said apart: running the save again cannot fix them.
         let unnamed = failures.count { $0.kind == .input }
         if failures.count > unnamed {

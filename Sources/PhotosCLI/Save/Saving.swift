@@ -207,7 +207,11 @@ struct Saving {
                         pending = await withDetails(pending)
                         sidecarsOnly = await withDetails(sidecarsOnly)
                     }
-                    for (label, order, item) in sidecarsOnly { record(files.completeSkipped(item), label, order) }
+                    for (label, order, item) in sidecarsOnly {
+                        let outcome = files.completeSkipped(item)
+                        if case .skipped = outcome { report.sidecars += 1 }
+                        record(outcome, label, order)
+                    }
                     // Only files still to save are looked up in the cache (a re-run asks nothing).
                     let cached = pending.isEmpty ? [:] : context.cache.cachedImages(pending.map(\.item.url))
                     // The downloads about to start, for the transport to open their connections together.

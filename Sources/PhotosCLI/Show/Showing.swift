@@ -249,13 +249,20 @@ struct Showing {
         // The whole value first: a program whose path holds spaces.
         var options: [String] = []
         var executable = Self.findExecutable(opener, path: path)
-        let words = opener.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-        if executable == nil, words.count > 1, let program = Self.findExecutable(words[0], path: path) {
-            executable = program
-            options = Array(words.dropFirst())
+        var words = [opener]
+        if executable == nil {
+            // Words as a shell splits them (quotes keep a path with spaces whole), never expanded.
+            guard let split = Self.words(opener) else {
+                throw PhotosError.usage("PHOTOS_OPENER \(TerminalText.quoted(opener)) has a quote that is not closed")
+            }
+            words = split
+            if let first = split.first, let program = Self.findExecutable(first, path: path) {
+                executable = program
+                options = Array(split.dropFirst())
+            }
         }
         guard let executable else {
-            let name = words.count > 1 && !opener.hasPrefix("/") ? words[0] : opener
+            let name = words.count > 1 && !opener.hasPrefix("/") ? words[0] : (words.count == 1 ? words[0] : opener)
             throw PhotosError.unavailable(
                 provider: "opener",
                 detail: "no program \(TerminalText.quoted(name)) to open the image with (set PHOTOS_OPENER to a viewer); the image is at \(file.path)")
@@ -266,6 +273,48 @@ struct Showing {
         // What a viewer prints is not photos' data: stdout stays the table or JSON it asked for.
         process.standardOutput = FileHandle.standardError
         return process
+    }
+
+    /// `text` split into words at spaces and tabs, as a shell would, without expanding anything:
+    /// '...' keeps everything, "..." keeps all but `\"` and `\\`, and a backslash outside
+    /// quotes keeps the next character. Nil when a quote is not closed.
+    static func words(_ text: String) -> [String]? {
+        var words: [String] = []
+        var current = ""
+        var inWord = false
+        var quote: Character?
+        var escaped = false
+        for character in text {
+            if escaped {
+                current.append(character)
+                escaped = false
+                continue
+            }
+            switch (quote, character) {
+            case ("'", "'"), ("\"", "\""):
+                quote = nil
+            case ("'", _):
+                current.append(character)
+            case ("\"", "\\"), (nil, "\\"):
+                escaped = true
+                inWord = true
+            case ("\"", _):
+                current.append(character)
+            case (nil, "'"), (nil, "\""):
+                quote = character
+                inWord = true
+            case (nil, " "), (nil, "\t"):
+                if inWord { words.append(current) }
+                current = ""
+                inWord = false
+            default:
+                current.append(character)
+                inWord = true
+            }
+        }
+        guard quote == nil, !escaped else { return nil }
+        if inWord { words.append(current) }
+        return words
     }
 
     static func findExecutable(_ name: String, path: String) -> String? {
