@@ -427,6 +427,25 @@ import Glibc
         }
     }
 
+    /// `--refresh` asks for a listing cached minutes ago again, as `list --refresh` does; the
+    /// files already saved are still skipped without a request.
+    @Test func refreshAsksForTheListingAgainAndStillSkipsSavedFiles() async throws {
+        try await withServer { server, photos in
+            let folder = try TemporaryFolder("save-refresh")
+            let arguments = ["save", "--provider", "flickr", "--query", "many", "--limit", "3", "--size", "small", "--to", folder.url.path]
+            #expect(try await photos.run(arguments).status == 0)
+            server.resetStats()
+            let cached = try await photos.run(arguments)
+            #expect(cached.status == 0 && server.stats().requests == 0, "the listing from the cache, the files there: \(server.stats().requests)")
+            let refreshed = try await photos.run(arguments + ["--refresh", "--format", "json"])
+            #expect(refreshed.status == 0, "\(refreshed.stderr)")
+            #expect(server.stats().requests == 1, "the listing alone: \(server.stats().requests)")
+            #expect(try refreshed.json()["skipped"] as? Int == 3)
+            let ids = try await photos.run(["save", "flickr:53624890009", "--refresh", "--to", folder.url.path])
+            #expect(ids.status == 64 && ids.stderr.contains("--refresh asks for a listing again"), "\(ids.stderr)")
+        }
+    }
+
     /// `photos save -` with the terminal as its input says that it reads from it, and how the
     /// list ends, instead of waiting without a word (`script` gives it a terminal).
     @Test func idsTypedAtTheTerminalAreAskedForAndEndWithControlD() async throws {

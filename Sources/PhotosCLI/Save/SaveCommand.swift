@@ -98,6 +98,9 @@ extension PhotosCommand {
         @Flag(help: "Walk every page of the listing to the last one (or to --limit).")
         var all = false
 
+        @Flag(help: "Ask the provider for the listing again, though a copy younger than 10 minutes is cached (files already saved are still skipped).")
+        var refresh = false
+
         @Option(name: .long, help: ArgumentHelp("Summary format: table (one line for people) or json ({\"saved\",\"skipped\",\"failed\",\"bytes\"}).", valueName: "format"))
         var format: SingleOutputFormat = .table
 
@@ -114,6 +117,7 @@ extension PhotosCommand {
             }
             let listing = provider != nil || query != nil || album != nil || !filterOptions.filters.isEmpty || limit != nil || all
                 || page != 1 || perPage != nil
+            if refresh && !listing { throw ValidationError("--refresh asks for a listing again; give one (--provider, --query, ...)") }
             if !ids.isEmpty && listing {
                 throw ValidationError("give photo ids (or -) or listing options (--provider, --query, ...), not both")
             }
@@ -146,9 +150,11 @@ extension PhotosCommand {
                 // Walking pages of at most 100: the first downloads start after a short page, and
                 // memory does not grow with the count (list's default of one page of 30 otherwise).
                 let pageSize = perPage ?? (limit != nil || all ? min(limit ?? Self.walkingPageSize, Self.walkingPageSize) : nil)
-                source = .listing(ListingRequest(
+                var listing = ListingRequest(
                     providers: provider, text: query, filters: filterOptions.pairs(album: album), page: page, perPage: pageSize,
-                    limit: limit, walkAll: all, thumbnails: false, format: .table))
+                    limit: limit, walkAll: all, thumbnails: false, format: .table)
+                if refresh { listing.mode = .refresh }
+                source = .listing(listing)
             }
             let request = SaveRequest(
                 source: source, folder: to.map { URL(fileURLWithPath: HomePath.expand($0, environment: ProcessEnvironment.current())) }, size: size, template: template,
