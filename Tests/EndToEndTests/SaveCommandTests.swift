@@ -352,6 +352,18 @@ import Glibc
             #expect(run.stderr.contains("photos: note: 2 photos were saved under the next free name because a file photos did not save held the name"), "\(run.stderr)")
             let again = try await photos.run(["save"] + ids + ["--to", folder.url.path, "--size", "small", "--format", "json"])
             #expect(try again.json()["skipped"] as? Int == 2, "a re-run finds its own files under their numbered names")
+
+            // A link where NAME.part belongs is not written through: the photo takes the next
+            // name, and what the link points at is untouched.
+            let outside = folder.appending("outside.txt")
+            try Data("not yours".utf8).write(to: outside)
+            let linked = folder.appending("linked")
+            try FileManager.default.createDirectory(at: linked.appendingPathComponent("placeholder"), withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(at: linked.appendingPathComponent("placeholder/placeholder_7.jpg.part"), withDestinationURL: outside)
+            let link = try await photos.run(["save", "placeholder:7", "--to", linked.path])
+            #expect(link.status == 0, "\(link.stderr)")
+            #expect(FileManager.default.fileExists(atPath: linked.appendingPathComponent("placeholder/placeholder_7-2.jpg").path), "\(Self.files(under: linked))")
+            #expect(try Data(contentsOf: outside) == Data("not yours".utf8))
         }
     }
 

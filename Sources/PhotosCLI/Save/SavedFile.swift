@@ -147,7 +147,12 @@ final class SavedFiles: Sendable {
     func existing(_ path: String, id: PhotoID, url: String) -> Existing {
         let file = filePath(path)
         var info = stat()
-        guard lstat(file, &info) == 0 else { return .none }
+        guard lstat(file, &info) == 0 else {
+            // NAME.part is where the download goes: a link or a folder there (nothing photos
+            // wrote) is not written through; the photo takes the next name.
+            if lstat(file + Self.partSuffix, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG { return .taken }
+            return .none
+        }
         guard (info.st_mode & S_IFMT) == S_IFREG else { return .taken }
         guard let owner = ExtendedAttribute.get(Self.ownerAttribute, path: file) else {
             // Unmarked: a file photos did not save (the user's own, or anything else), which
