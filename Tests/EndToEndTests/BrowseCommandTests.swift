@@ -249,6 +249,66 @@ import Testing
         }
     }
 
+    /// Job control in a shell that has it: Ctrl-Z (a byte in raw mode) and `kill -TSTP` stop
+    /// photos with the terminal given back to the shell; `fg` gives it to photos again, keys
+    /// work at once. A signal that ends the process by default (SIGUSR1) leaves the terminal
+    /// as it was too.
+    @Test(.enabled(if: TmuxPane.isAvailable && findExecutable("bash") != nil, "needs tmux and bash"))
+    func ctrlZStopsWithTheTerminalGivenBackAndFgTakesItAgain() async throws {
+        try await withServer { _, photos in
+            let folder = photos.home.appendingPathComponent("job-control", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            func quote(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+            var script = "#!/bin/sh\n"
+            for (name, value) in photos.environment.merging(["LANG": "C.UTF-8", "PS1": "ready$ "], uniquingKeysWith: { $1 }).sorted(by: { $0.key < $1.key }) {
+                script += "export \(name)=\(quote(value))\n"
+            }
+            let shellPID = folder.appendingPathComponent("shell.pid")
+            script += "echo $$ > \(quote(shellPID.path))\nexec \(quote(findExecutable("bash")!)) --norc --noprofile -i\n"
+            let scriptFile = folder.appendingPathComponent("shell.sh")
+            try script.write(to: scriptFile, atomically: true, encoding: .utf8)
+            let pane = try TmuxPane(command: "/bin/sh \(quote(scriptFile.path))", width: 100, height: 30, folder: folder)
+            defer { pane.kill() }
+            try await pane.waitForScreen("the shell") { $0.contains("ready$") }
+            let command = [PhotosBinary.executable.path, "browse", "--provider", "placeholder", "--graphics", "symbols"].map(quote).joined(separator: " ")
+            try pane.type(command)
+            try pane.send("Enter")
+            try await pane.waitForScreen("the first page", Self.firstPage)
+            func photosPID() throws -> Int32 {
+                let shell = try String(contentsOf: shellPID, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+                let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+                return try #require(children.split(separator: " ").first.flatMap { Int32($0) })
+            }
+            func isStopped(_ pid: Int32) -> Bool {
+                guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
+                return stat[stat.index(close, offsetBy: 2)] == "T"
+            }
+            let pid = try photosPID()
+
+            for stop in ["Ctrl-Z", "SIGTSTP"] {
+                if stop == "Ctrl-Z" { try pane.send("C-z") } else { kill(pid, SIGTSTP) }
+                try await pane.waitFor("photos stopped by \(stop)") { isStopped(pid) ? true : nil }
+                try await pane.waitFor("the shell's screen back after \(stop)") { try pane.display("#{alternate_on}") == "0" ? true : nil }
+                #expect(try pane.display("#{cursor_flag}") == "1")
+                try pane.type("fg")
+                try pane.send("Enter")
+                try await pane.waitForScreen("the grid again after fg (\(stop))") { Self.firstPage($0) }
+                #expect(try pane.display("#{alternate_on}") == "1")
+            }
+            try pane.send("l")
+            try await pane.waitForScreen("a key taken at once after fg") { Self.statusLine($0).contains("2/30 of 500") }
+
+            kill(pid, SIGUSR1)
+            // bash says how its job ended.
+            try await pane.waitForScreen("the shell after SIGUSR1") { $0.contains("User defined signal 1") }
+            #expect(try pane.display("#{alternate_on}") == "0" && pane.display("#{cursor_flag}") == "1")
+            // The shell's own mode: what is typed is echoed, a line at a time.
+            try pane.type("echo typed-\"back\"")
+            try pane.send("Enter")
+            try await pane.waitForScreen("the shell echoing and reading lines") { $0.contains("typed-back") }
+        }
+    }
+
     @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
     func offlineBrowsesTheCacheAndAFailingNetworkFallsBackToIt() async throws {
         try await withServer { _, photos in

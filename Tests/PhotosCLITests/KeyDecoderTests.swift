@@ -35,7 +35,8 @@ struct KeyDecoderTests {
 
     @Test func sequencesTheBrowserDoesNotUseAreSwallowedWhole() {
         #expect(Self.keys("\u{1B}[3~\u{1B}[15~\u{1B}[<0;3;4M\u{1B}[<0;3;4m\u{1B}[?1;2cx") == [.character("x")])
-        #expect(Self.keys("\u{01}\u{1A}a") == [.character("a")], "other control characters are dropped")
+        #expect(Self.keys("\u{01}\u{02}a") == [.character("a")], "other control characters are dropped")
+        #expect(Self.keys("\u{1A}") == [.suspend], "Ctrl-Z, which raw mode delivers as a byte")
     }
 
     @Test func aSequenceCutBetweenReadsIsCompletedByTheNext() {

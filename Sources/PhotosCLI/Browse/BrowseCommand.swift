@@ -38,6 +38,7 @@ extension PhotosCommand {
                                       clears it)
                   r                   refresh: ask the network again, staying on the photo
                   q                   quit (Ctrl-C too, with exit status 130)
+                  Ctrl-Z              stop, with the terminal given back; fg goes on
 
                 With --offline only the cache is used; when the network fails, cached pages are \
                 shown and the status line says so. Needs a terminal on stdin and stdout: for a \

@@ -5,6 +5,8 @@ enum BrowseKey: Equatable, Sendable {
     case enter, escape, backspace, tab
     /// Ctrl-C: raw mode delivers it as a byte, not as SIGINT.
     case interrupt
+    /// Ctrl-Z: raw mode delivers it as a byte, not as SIGTSTP.
+    case suspend
     /// Ctrl-U: clears the search being typed.
     case clearLine
     case wheelUp, wheelDown
@@ -66,6 +68,7 @@ struct KeyDecoder {
             }
             return (.escape, 1)  // ESC ESC, or Alt+x: Escape, then x on its own
         case 0x03: return (.interrupt, 1)
+        case 0x1A: return (.suspend, 1)
         case 0x0D, 0x0A: return (.enter, 1)
         case 0x7F, 0x08: return (.backspace, 1)
         case 0x09: return (.tab, 1)

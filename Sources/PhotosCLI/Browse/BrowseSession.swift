@@ -30,6 +30,10 @@ final class BrowseSession: @unchecked Sendable {
         case keys([BrowseKey], ContinuousClock.Instant)
         case model(BrowseModel.Event)
         case resized
+        /// SIGTSTP from outside (`kill -TSTP`): stop as Ctrl-Z does.
+        case suspend
+        /// SIGCONT: photos was stopped (by SIGSTOP too, which it cannot see) and goes on.
+        case continued
         case pictureRendered
         case detail(token: Int, DetailUpdate)
         case message(String)
@@ -130,6 +134,19 @@ final class BrowseSession: @unchecked Sendable {
         resize.setEventHandler { [queue] in queue.post(.resized) }
         resize.resume()
         defer { resize.cancel() }
+        // Job control: stopped with the terminal given back, and taken again when continued.
+        let jobControl = [(SIGTSTP, Event.suspend), (SIGCONT, Event.continued)].map { number, event in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [queue] in queue.post(event) }
+            source.resume()
+            return source
+        }
+        defer {
+            for source in jobControl { source.cancel() }
+            signal(SIGTSTP, SIG_DFL)
+            signal(SIGCONT, SIG_DFL)
+        }
 
         let size = terminal.size()
         geometry = makeGeometry(size)
@@ -202,6 +219,10 @@ final class BrowseSession: @unchecked Sendable {
                             continue
                         }
                         if key == .interrupt { throw PhotosError.interrupted }
+                        if key == .suspend {
+                            suspend(terminal)
+                            continue
+                        }
                         let effects = model.handle(.key(key))
                         if effects.contains(.quit) { return }
                         perform(effects)
@@ -212,6 +233,13 @@ final class BrowseSession: @unchecked Sendable {
                     geometry = makeGeometry(terminal.size())
                     perform(model.handle(.resized(geometry.layout)))
                     painter.invalidate()
+                case .suspend:
+                    suspend(terminal)
+                case .continued:
+                    // Stopped without being asked (SIGSTOP): the shell's `fg` set its own
+                    // terminal mode. Taken again, and everything drawn anew.
+                    terminal.resume()
+                    redrawAll(terminal)
                 case .pictureRendered:
                     break
                 case .detail(let token, let update):
@@ -227,6 +255,19 @@ final class BrowseSession: @unchecked Sendable {
             let drawn = ContinuousClock.now
             if timings != nil { keyLatencies += arrivals.map { drawn - $0 } }
         }
+    }
+
+    /// Ctrl-Z or SIGTSTP: stops with the terminal given back; on `fg`, takes it again and draws
+    /// everything anew (the window may have changed size meanwhile).
+    private func suspend(_ terminal: RawTerminal) {
+        terminal.stopProcess()
+        redrawAll(terminal)
+    }
+
+    private func redrawAll(_ terminal: RawTerminal) {
+        geometry = makeGeometry(terminal.size())
+        perform(model.handle(.resized(geometry.layout)))
+        painter.invalidate()
     }
 
     private func perform(_ effects: [BrowseModel.Effect]) {

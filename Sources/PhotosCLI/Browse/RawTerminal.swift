@@ -16,8 +16,11 @@ final class RawTerminal: @unchecked Sendable {
     let input: Int32
     let output: Int32
     private var original: termios
+    private var raw: termios
     private let lock = NSLock()
     private var restored = false
+    /// Given back for a while (Ctrl-Z), to be taken again at ``resume()``.
+    private var suspended = false
 
     /// The alternate screen, the cursor hidden, wheel reports (SGR), and a question: does the
     /// terminal support synchronized output (DECRQM for mode 2026)? The answer comes as input.
@@ -47,6 +50,7 @@ final class RawTerminal: @unchecked Sendable {
         guard tcsetattr(input, TCSAFLUSH, &raw) == 0 else {
             throw PhotosError.usage("cannot put the terminal into raw mode: \(String(cString: strerror(errno)))")
         }
+        self.raw = raw
         CrashRestore.install(original: original, input: input, output: output, sequence: Self.restoreSequence)
         _ = Output.writeAll(Self.enterSequence, to: output)
     }
@@ -56,7 +60,7 @@ final class RawTerminal: @unchecked Sendable {
     func write(_ text: String) throws {
         lock.lock()
         defer { lock.unlock() }
-        guard !restored else { return }
+        guard !restored, !suspended else { return }
         if let error = Output.writeAll(text, to: output) {
             throw OutputError.failed(String(cString: strerror(error)))
         }
@@ -74,6 +78,56 @@ final class RawTerminal: @unchecked Sendable {
         CrashRestore.uninstall()
     }
 
+    /// Gives the terminal back as it was, for the shell while photos is stopped (Ctrl-Z);
+    /// ``resume()`` takes it again. Writes meanwhile are dropped.
+    func suspend() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !restored, !suspended else { return }
+        suspended = true
+        _ = Output.writeAll(Self.restoreSequence, to: output)
+        var mode = original
+        _ = tcsetattr(input, TCSADRAIN, &mode)
+    }
+
+    /// Takes the terminal again after a stop: raw mode (the shell set its own at `fg`) and the
+    /// alternate screen, cleared; the caller redraws everything.
+    func resume() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !restored else { return }
+        suspended = false
+        var mode = raw
+        _ = tcsetattr(input, TCSAFLUSH, &mode)
+        _ = Output.writeAll(Self.enterSequence, to: output)
+    }
+
+    /// Stops photos as Ctrl-Z does in a shell: the terminal given back first, then SIGTSTP
+    /// with its default action (the signal source that reported it set it aside); photos goes
+    /// on here once the shell continues it (`fg`, `bg`, SIGCONT), with the terminal taken again.
+    func stopProcess() {
+        suspend()
+        var stop = sigaction()
+        var previous = sigaction()
+        #if canImport(Glibc)
+        stop.__sigaction_handler.sa_handler = SIG_DFL
+        #else
+        stop.__sigaction_u.__sa_handler = SIG_DFL
+        #endif
+        sigemptyset(&stop.sa_mask)
+        sigaction(SIGTSTP, &stop, &previous)
+        // Delivered to this thread, which may block it as the runtime's threads do.
+        var only = sigset_t()
+        var mask = sigset_t()
+        sigemptyset(&only)
+        sigaddset(&only, SIGTSTP)
+        pthread_sigmask(SIG_UNBLOCK, &only, &mask)
+        raise(SIGTSTP)
+        pthread_sigmask(SIG_SETMASK, &mask, nil)
+        sigaction(SIGTSTP, &previous, nil)
+        resume()
+    }
+
     /// The window's size in cells, and a cell's width over its height when the terminal says.
     func size() -> (columns: Int, rows: Int, cellAspect: Double?) {
         var size = winsize()
@@ -88,15 +142,20 @@ final class RawTerminal: @unchecked Sendable {
 
 /// Restores the terminal from a fatal signal's handler: only async-signal-safe calls (tcsetattr,
 /// write) on memory prepared beforehand, then the previous handler (the Swift runtime's
-/// backtracer, or the default action) runs as it would have.
+/// backtracer, or the default action) runs as it would have. Besides crashes, the signals whose
+/// default action ends the process and that photos does not handle itself (SIGQUIT, SIGUSR1,
+/// SIGALRM, ...): `kill -QUIT` leaves a shell, not raw mode on the alternate screen.
 private enum CrashRestore {
-    static let signals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
+    static let signals: [Int32] = [
+        SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP,
+        SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ,
+    ]
     nonisolated(unsafe) static var mode = UnsafeMutablePointer<termios>.allocate(capacity: 1)
     nonisolated(unsafe) static var bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 128)
     nonisolated(unsafe) static var length = 0
     nonisolated(unsafe) static var input: Int32 = 0
     nonisolated(unsafe) static var output: Int32 = 1
-    nonisolated(unsafe) static var previous = UnsafeMutablePointer<sigaction>.allocate(capacity: 8)
+    nonisolated(unsafe) static var previous = UnsafeMutablePointer<sigaction>.allocate(capacity: signals.count)
     nonisolated(unsafe) static var installed = false
 
     static func install(original: termios, input: Int32, output: Int32, sequence: String) {
