@@ -158,6 +158,9 @@ public protocol HTTPFetching: Sendable {
     /// for all of them at once (open together the connections they will need) rather than as
     /// they arrive. A hint: nothing is fetched, and requests that never come cost nothing.
     func expectRequests(for urls: [String])
+    /// Forgets which hosts failed to connect lately (a host that failed is not asked again for a
+    /// minute): the user asked to try again.
+    func retryFailedHosts()
 
     /// Opens ahead the connections that `transfers` requests to `url`'s host will need, while
     /// the caller awaits something else (a listing whose thumbnails come from that host).
@@ -171,6 +174,7 @@ extension HTTPFetching {
     public var concurrentTransfers: Int { 100 }
 
     public func expectRequests(for urls: [String]) {}
+    public func retryFailedHosts() {}
 
     public func preconnect(to url: String, forTransfers transfers: Int, alongside: String?) {}
 

@@ -169,6 +169,10 @@ public final class CurlTransport: HTTPFetching {
         }
     }
 
+    public func retryFailedHosts() {
+        loop.downHosts.withLock { $0.removeAll() }
+    }
+
     /// Marks `host` as down for `reason` (how it failed), as if it had just failed to connect.
     public func markDown(_ host: String, reason: String) {
         let until = ContinuousClock.now + configuration.hostDownInterval

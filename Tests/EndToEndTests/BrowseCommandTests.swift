@@ -397,6 +397,34 @@ import Testing
         }
     }
 
+    /// The full image `o` fetched online is the one `o` opens offline: the photo's sizes (its
+    /// original among them, which no listing names) are kept with it.
+    @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
+    func offlineOpenFindsTheFullImageOpenedOnline() async throws {
+        try await withServer { _, photos in
+            let opened = photos.home.appendingPathComponent("opened.txt")
+            let opener = photos.home.appendingPathComponent("viewer.sh")
+            try "#!/bin/sh\necho \"$1\" > '\(opened.path)'\n".write(to: opener, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
+            var paths: [String] = []
+            for offline in [false, true] {
+                try? FileManager.default.removeItem(at: opened)
+                let browse = try Self.start(
+                    photos, ["--provider", "flickr", "--query", "dogs", "--graphics", "none"] + (offline ? ["--offline"] : []), width: 160,
+                    environment: ["PHOTOS_OPENER": opener.path])
+                defer { browse.pane.kill() }
+                try await browse.pane.waitForScreen("the first page\(offline ? " offline" : "")") { Self.statusLine($0).contains("1/") }
+                try browse.pane.send("o")
+                paths.append(try await browse.pane.waitFor("the viewer to run\(offline ? " offline" : "")") { () -> String? in
+                    (try? String(contentsOf: opened, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+                })
+                try browse.pane.send("q")
+                #expect(try await browse.waitForExit() == 0)
+            }
+            #expect(paths.count == 2 && paths[0] == paths[1], "\(paths)")
+        }
+    }
+
     /// A save folder that cannot be made names itself and the setting; a viewer that fails says
     /// so, rather than "opened".
     @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))

@@ -896,6 +896,12 @@ import Testing
             try await transport.download(HTTPRequest(url: url), to: folder.url.appendingPathComponent("a.jpg"))
         }
         #expect(try folder.contents().isEmpty, "a download failed fast leaves no temp file")
+        // Asked to try again (browse's r): the host is tried at once, not a minute later.
+        transport.retryFailedHosts()
+        await #expect(throws: TransportError.cannotConnect(host: host, detail: "connection refused")) {
+            try await transport.data(for: HTTPRequest(url: url))
+        }
+        #expect(transport.statistics.failedTransfers > attemptsBefore, "a connection was tried")
         transport.shutdown()
         await #expect(throws: CancellationError.self) {
             try await transport.download(HTTPRequest(url: "https://localhost:1/b.jpg"), to: folder.url.appendingPathComponent("b.jpg"))

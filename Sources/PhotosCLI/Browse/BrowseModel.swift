@@ -406,10 +406,12 @@ struct BrowseModel {
     }
 
     /// The listing's source across pages: the first page sets it; a later stale page wins over
-    /// fresher ones, so the status line never hides that the network failed.
+    /// fresher ones, so the status line never hides that the network failed, until a page comes
+    /// from the network again: then what shows is cached pages of that age.
     private static func merge(_ current: Source?, _ new: Source, first: Bool) -> Source {
         guard !first, let current else { return new }
         switch (current, new) {
+        case (.stale(let age, _), .network): return .cache(age: age)
         case (.stale, _): return current
         case (_, .stale): return new
         case (.cache(let a), .cache(let b)): return .cache(age: max(a, b))

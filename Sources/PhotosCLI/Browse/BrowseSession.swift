@@ -274,6 +274,8 @@ final class BrowseSession: @unchecked Sendable {
         for effect in effects {
             switch effect {
             case .loadPage(let generation, let page, let query, let mode):
+                // `r`: a host that failed is asked again now, not a minute after its failure.
+                if mode == .refresh { context.http.retryFailedHosts() }
                 spawn { [self] in await loadPage(generation: generation, page: page, query: query, mode: mode) }
             case .loadThumbnails(let requests):
                 for request in requests {
@@ -490,11 +492,14 @@ final class BrowseSession: @unchecked Sendable {
         let fallback = PhotoDetail(photo: photo, tags: photo.tags)
         guard !options.offline else {
             let cached = context.cache.cachedPhoto(photo.id) ?? photo
-            return (PhotoDetail(photo: cached, tags: cached.tags), nil)
+            return (PhotoDetail(photo: cached, tags: cached.tags, sizes: cached.sizes), nil)
         }
         guard let provider = providers[photo.provider] else { return (fallback, nil) }
         do {
-            return (try await provider.detail(photo.id), nil)
+            let detail = try await provider.detail(photo.id)
+            // Kept, as `show` keeps it: offline, its sizes name the full image `o` fetched.
+            context.cache.remember(detail)
+            return (detail, nil)
         } catch {
             if error is CancellationError { return (fallback, nil) }
             return (fallback, "details from the listing only: \(TerminalText.sanitize(Diagnostics.describe(error)))")

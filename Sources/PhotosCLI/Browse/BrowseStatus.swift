@@ -33,7 +33,7 @@ enum BrowseStatus {
         if let failure = model.pageFailure {
             // What to do first: a long reason is cut at the screen's edge. Offline, trying
             // again cannot help; the reason says what can.
-            let retry = model.offline ? "" : model.photos.isEmpty ? " (r tries again)" : " (moving the selection tries again)"
+            let retry = model.offline ? "" : " (r tries again)"
             parts.append("page \(model.nextPage) failed\(retry): \(TerminalText.sanitize(failure))")
         } else if model.reachedEnd {
             parts.append(model.photos.isEmpty ? "nothing found" : "end of results")

@@ -60,6 +60,10 @@ final class LazyTransport: HTTPFetching {
     }
 
     /// Starts the transport: the requests follow. One that cannot start fails them on their own.
+    func retryFailedHosts() {
+        (try? transport())?.retryFailedHosts()
+    }
+
     func expectRequests(for urls: [String]) {
         guard !urls.isEmpty else { return }
         (try? transport())?.expectRequests(for: urls)
