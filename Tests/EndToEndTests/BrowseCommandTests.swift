@@ -448,6 +448,8 @@ import Testing
             #expect(Self.statusLine(opening).contains("the image is at /"), "\(Self.statusLine(opening))")
             try browse.pane.send("q")
             #expect(try await browse.waitForExit() == 0)
+            // Said again, whole, once the screen is back: the status line lost it at the next key.
+            #expect(browse.errorOutput.contains("photos: warning: placeholder:1: could not save: cannot write \(file.path)/placeholder"), "\(browse.errorOutput)")
         }
     }
 

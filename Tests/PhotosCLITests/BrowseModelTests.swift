@@ -1,6 +1,7 @@
 import Foundation
 import PhotosCache
 import PhotosCore
+import PhotosTerminal
 import Testing
 
 @testable import PhotosCLI
@@ -287,6 +288,31 @@ struct BrowseModelTests {
         #expect(model.handle(.key(.interrupt)) == [.interrupt])
         _ = model.handle(.key(.character("/")))
         #expect(model.handle(.key(.interrupt)) == [.interrupt], "Ctrl-C works while typing a search too")
+    }
+
+    /// At 80 columns the keys stay in sight: the status is cut short for them, unless it says
+    /// something that went wrong, which keeps the whole line.
+    @Test func theKeysStayAt80ColumnsUnlessSomethingWentWrong() {
+        var model = Model(layout: .init(columns: 3, rows: 2), query: "a longer search of dogs", offline: false)
+        _ = model.start()
+        _ = model.handle(.pageLoaded(Model.Page(
+            generation: 0, number: 1, photos: Self.photos(1...30), hasMore: true, total: 4000, source: .cache(age: 300))))
+        let line = BrowseStatus.line(model, providers: ["flickr"], message: nil, width: 80)
+        #expect(line.hasSuffix("↵ view · / search · r refresh · q quit "), "\(line)")
+        #expect(line.hasPrefix(" flickr “a longer search"), "\(line)")
+        #expect(TerminalText.displayWidth(line) == 80)
+        let failed = BrowseStatus.line(model, providers: ["flickr"], message: "could not save: cannot write /a/long/folder/name", width: 80)
+        #expect(!failed.contains("q quit") && failed.contains("could not save"), "\(failed)")
+    }
+
+    /// A search longer than the line shows its end, where the typing is.
+    @Test func aLongSearchShowsWhereTheTypingIs() {
+        var model = Self.loaded()
+        _ = model.handle(.key(.character("/")))
+        for character in "a very long search text that goes on and on past the edge of the line" { _ = model.handle(.key(.character(character))) }
+        let line = BrowseStatus.line(model, providers: ["test"], message: nil, width: 50)
+        #expect(line.contains("…") && line.contains("edge of the line▏"), "\(line)")
+        #expect(TerminalText.displayWidth(line) <= 50)
     }
 
     @Test func aStalePageMarksTheListingAsFromTheCache() {

@@ -67,6 +67,9 @@ final class BrowseSession: @unchecked Sendable {
     /// is theirs together, also once some have no pages left to ask.
     private let totals = Mutex<[Int: [String: Int?]]>([:])
     private let timings: String?
+    /// What could not be opened or saved: said in the status line, which the next key clears
+    /// (and cuts at its edge), and again, whole, once the terminal is given back.
+    private let failedActions = Mutex<[String]>([])
 
     // The interface thread's own.
     private var model: BrowseModel
@@ -184,6 +187,7 @@ final class BrowseSession: @unchecked Sendable {
             queue.post(.stop)
         }
         terminal.restore()
+        for line in failedActions.withLock({ $0 }) { Diagnostics.warning(line) }
         environment.tileCache.prune()
         writeTimings()
         if let error = failure.withLock({ $0 }) { throw error }
@@ -563,6 +567,8 @@ final class BrowseSession: @unchecked Sendable {
             announced.signal()
         } catch {
             if error is CancellationError { return }
+            let line = "\(photo.id): could not open: " + TerminalText.sanitize(Diagnostics.describe(error))
+            failedActions.withLock { $0.append(line) }
             queue.post(.message("could not open: " + TerminalText.sanitize(Diagnostics.describe(error))))
         }
     }
@@ -574,6 +580,8 @@ final class BrowseSession: @unchecked Sendable {
             queue.post(.message((saved.existed ? "already saved: " : "saved ") + TerminalText.sanitize(saved.path)))
         } catch {
             if error is CancellationError { return }
+            let line = "\(photo.id): could not save: " + TerminalText.sanitize(Diagnostics.describe(error))
+            failedActions.withLock { $0.append(line) }
             queue.post(.message("could not save: " + TerminalText.sanitize(Diagnostics.describe(error))))
         }
     }

@@ -8,13 +8,16 @@ enum BrowseStatus {
         let separator = " · "
         switch model.mode {
         case .search(let text):
-            let field = "Search: " + TerminalText.sanitize(text) + "▏"
+            let typed = TerminalText.sanitize(text)
             let hints = model.searchReplaces ? "type to replace · ⌫ edits · Enter search · Esc cancel" : "Enter search · Esc cancel"
-            return compose([field], hints: hints, width: width)
+            // The end of a long search stays in sight: it is where the typing is.
+            let room = width - 1 - TerminalText.displayWidth(" Search: ▏")
+            let shown = TerminalText.displayWidth(typed) <= room ? typed : "…" + tail(of: typed, width: room - 1)
+            return compose(["Search: " + shown + "▏"], hints: hints, width: width, urgent: true)
         case .detail(let index):
             var parts = ["\(index + 1) of \(model.photos.count)"]
             if let message { parts.append(message) }
-            return compose(parts, hints: "← → photos · o open · s save · Esc back · q quit", width: width)
+            return compose(parts, hints: "← → photos · o open · s save · Esc back · q quit", width: width, urgent: message != nil)
         case .grid:
             break
         }
@@ -49,18 +52,41 @@ enum BrowseStatus {
             }
         }
         for warning in model.warnings { parts.append(TerminalText.sanitize(warning)) }
-        if let message { parts.append(message) }
-        return compose([parts.joined(separator: separator)], hints: "↵ view · / search · r refresh · q quit", width: width)
+        // The answer to the last key (saved, could not open) first: the line's end may be cut.
+        if let message { parts.insert(message, at: 0) }
+        var urgent = message != nil || model.pageFailure != nil || !model.warnings.isEmpty
+        if case .stale = model.source { urgent = true }
+        return compose([parts.joined(separator: separator)], hints: "↵ view · / search · r refresh · q quit", width: width, urgent: urgent)
     }
 
-    /// `parts` on the left and `hints` on the right when both fit; the hints go first when not.
-    private static func compose(_ parts: [String], hints: String, width: Int) -> String {
+    /// `parts` on the left and `hints` on the right when both fit. When not, what is `urgent`
+    /// (a failure, a message) keeps the whole line; anything else is cut short to leave the
+    /// hints their room, as long as 24 columns of it remain.
+    private static func compose(_ parts: [String], hints: String, width: Int, urgent: Bool) -> String {
         let left = " " + parts.joined(separator: " · ")
         let leftWidth = TerminalText.displayWidth(left)
         let hintWidth = TerminalText.displayWidth(hints)
         if leftWidth + 3 + hintWidth + 1 <= width {
             return left + String(repeating: " ", count: width - leftWidth - hintWidth - 1) + hints + " "
         }
+        let room = width - 3 - hintWidth - 1
+        if !urgent, room >= 24 {
+            let cut = TerminalText.truncate(left, width: room)
+            return cut + String(repeating: " ", count: width - TerminalText.displayWidth(cut) - hintWidth - 1) + hints + " "
+        }
         return TerminalText.truncate(left, width: width)
+    }
+
+    /// The end of `text` that fits in `width` columns.
+    private static func tail(of text: String, width: Int) -> String {
+        var kept = ""
+        var used = 0
+        for character in text.reversed() {
+            let size = TerminalText.displayWidth(character)
+            guard used + size <= width else { break }
+            kept.insert(character, at: kept.startIndex)
+            used += size
+        }
+        return kept
     }
 }
