@@ -82,6 +82,11 @@ import Testing
             let none = try await photos.run(["show", "placeholder:2", "--preview", "--graphics", "none"])
             #expect(none.status == 0)
             #expect(!none.stderr.contains("no preview"), "none was asked for: \(none.stderr)")
+            // On a terminal that draws nothing (TERM=dumb): said as that, not as no terminal.
+            let dumb = try runProgram(
+                "/bin/sh", ["-c", "script -qec \"'$0' show placeholder:2 --preview\" /dev/null", PhotosBinary.executable.path],
+                environment: photos.environment.merging(["TERM": "dumb"]) { $1 })
+            #expect(dumb.stdout.contains("no preview: TERM=dumb draws no pictures"), "\(dumb.stdout)")
         }
     }
 

@@ -98,7 +98,9 @@ struct Showing {
             // Asked for no pictures: nothing to say. Otherwise detection found no way to draw.
             if requested != .none {
                 let term = environment.environment["TERM"] ?? ""
-                let why = !environment.stdoutIsTerminal ? "stdout is not a terminal" : term.isEmpty ? "TERM is not set" : "TERM=\(term) draws no pictures"
+                // TERM=dumb counts as no terminal for output: said as what it is.
+                let why = isatty(STDOUT_FILENO) != 1 ? "stdout is not a terminal"
+                    : term.isEmpty ? "TERM is not set" : "TERM=\(term) draws no pictures"
                 Diagnostics.remark("no preview: \(why) (force one with --graphics symbols)")
             }
             return nil
