@@ -225,11 +225,25 @@ extension PhotoCache {
 
     // MARK: Clear
 
+    /// Deletes the folder `path` file by file, stopping when the task is cancelled (Ctrl-C);
+    /// what is left goes at a later sweep (it is a `trash-*` folder).
+    private func removeUnlessCancelled(_ path: String) {
+        for file in configuration.fileSystem.files(under: path) {
+            if Task.isCancelled { return }
+            configuration.fileSystem.remove(atPath: file.path)
+        }
+        configuration.fileSystem.remove(atPath: path)
+    }
+
     /// Removes every listing, photo and image, or only those of `provider`. Waits for the lock.
+    /// Cancelled (Ctrl-C) before anything is removed, it throws; after the images are set aside,
+    /// it still empties the index, and leaves the deleting of the old files to a later sweep.
     /// - Returns: how many images and bytes were removed.
-    /// - Throws: ``CacheUnavailable`` or a database error.
+    /// - Throws: ``CacheUnavailable``, a database error, or `CancellationError`.
     @discardableResult
     public func clear(provider: String? = nil) throws -> (images: Int, bytes: Int64) {
+        // Ctrl-C before anything is removed: nothing is.
+        try Task.checkCancellation()
         try configuration.fileSystem.createDirectory(atPath: root.path)
         // Opened (and rebuilt when broken) before the lock is taken, as in `evict`.
         _ = try index.database()
@@ -259,10 +273,13 @@ extension PhotoCache {
             let bytes = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM image") ?? 0
             return (count, bytes)
         }
-        // Move the folder aside first so other processes start a fresh one at once.
+        // Move the folder aside first so other processes start a fresh one at once. From here
+        // the clear is done whatever happens: Ctrl-C only stops the deleting of the old files,
+        // and the next sweep (`cache prune`, or any command within the hour) deletes the
+        // `trash-*` folder left.
         let trash = root.appendingPathComponent("trash-\(UUID().uuidString)").path
         if (try? configuration.fileSystem.move(atPath: store.imagesFolder.path, toPath: trash)) != nil {
-            configuration.fileSystem.remove(atPath: trash)
+            removeUnlessCancelled(trash)
         }
         // Rendered terminal tiles (list --format grid, show --preview) go too, and the images
         // handed to a viewer (links keep a cleared image's bytes on disk).
@@ -276,7 +293,8 @@ extension PhotoCache {
             try index.write { db in
                 try db.execute(sql: "DELETE FROM listing_photo; DELETE FROM listing; DELETE FROM photo; DELETE FROM image; DELETE FROM run")
             }
-            try? index.vacuum()
+            // Giving the space back can take a while on a large index: not after Ctrl-C.
+            if !Task.isCancelled { try? index.vacuum() }
         } catch where Self.isDiskFull(error) {
             // The disk is full of something else, or of the index itself: an empty index in
             // its place is what was asked for, and frees its room.

@@ -185,6 +185,54 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: bed.folder.appendingPathComponent("trash-interrupted").path))
     }
 
+    /// The real file system, with Ctrl-C pressed as soon as the images are moved aside.
+    struct InterruptedAfterMove: CacheFileSystem {
+        let live = LiveFileSystem()
+        func fileSize(atPath path: String) -> Int64? { live.fileSize(atPath: path) }
+        func exists(atPath path: String) -> Bool { live.exists(atPath: path) }
+        func createDirectory(atPath path: String) throws { try live.createDirectory(atPath: path) }
+        func remove(atPath path: String) { live.remove(atPath: path) }
+        func files(under folder: String) -> [(path: String, size: Int64, modified: Date)] { live.files(under: folder) }
+        func move(atPath source: String, toPath destination: String) throws {
+            try live.move(atPath: source, toPath: destination)
+            if destination.contains("/trash-") { withUnsafeCurrentTask { $0?.cancel() } }
+        }
+    }
+
+    /// Ctrl-C during a clear: before the images are moved aside, nothing is removed; after, the
+    /// index is emptied all the same (no listing or image is served again), and the old files
+    /// left in `trash-*` go at the next sweep.
+    @Test func aClearInterruptedHalfwayLeavesAnEmptyCacheAndTheRestToTheSweep() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let cache = bed.cache()
+        let urls = try await browse("c", count: 5, cache: cache, http: FakeImages(size: 100))
+        cache.finish(command: "test")
+        cache.close()
+
+        let early = Task { () throws -> (images: Int, bytes: Int64) in
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try bed.cache().clear()
+        }
+        await #expect(throws: CancellationError.self) { try await early.value }
+        #expect(bed.cache().cachedImages(urls).count == 5, "interrupted before it began, nothing is removed")
+
+        let interrupted = PhotoCache(configuration: CacheConfiguration(
+            location: .path(bed.folder), maxSizeBytes: 500 << 20, listingTTL: 600, recentSearches: 10, now: bed.clock.function,
+            fileSystem: InterruptedAfterMove(), warn: bed.warnings.sink))
+        let removed = try await Task { try interrupted.clear() }.value
+        #expect(removed.images == 5)
+        interrupted.close()
+        let after = bed.cache()
+        #expect(after.cachedImages(urls).isEmpty)
+        #expect(try after.indexedImages(urls).isEmpty, "the index is emptied")
+        let trash = try FileManager.default.contentsOfDirectory(atPath: bed.folder.path).filter { $0.hasPrefix("trash-") }
+        #expect(trash.count == 1, "the old files are left aside: \(trash)")
+        _ = try after.evict(wait: true, sweep: true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: bed.folder.path).filter { $0.hasPrefix("trash-") }.isEmpty)
+        after.close()
+    }
+
     /// Images handed to a viewer (`show --open`) are links to cached images: kept a day for the
     /// viewer, then swept, and gone with `cache clear`, which would otherwise free nothing of a
     /// linked image.

@@ -132,6 +132,13 @@ extension PhotosCommand {
                         try Output.write(try JSONOutput.encode(CacheClearJSON(provider: provider, images: removed.images, imageBytes: removed.bytes), pretty: true) + "\n")
                         return
                     }
+                    if Task.isCancelled {
+                        // Interrupted after the point of no return: the cache is empty, some old
+                        // files are still on the disk, and the exit is 130 all the same.
+                        Diagnostics.note("The cache is emptied (\(removed.images) \(removed.images == 1 ? "image" : "images"), \(ByteText.format(removed.bytes))); "
+                            + "interrupted before all the old files were deleted: photos cache prune deletes the rest (any command does within the hour).")
+                        return
+                    }
                     Diagnostics.note("Removed \(removed.images) \(removed.images == 1 ? "image" : "images") (\(ByteText.format(removed.bytes)))"
                         + (provider.map { " and the listings of \($0)" } ?? " and every listing") + ".")
                 }
@@ -192,6 +199,8 @@ enum CacheCommandError {
     static func wrap<T>(root: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
+        } catch is CancellationError {
+            throw CancellationError()  // Ctrl-C: said as an interruption (130)
         } catch {
             // The reason was given once already, as a warning when the index could not be opened.
             if PhotoCache.isUnavailable(error) {
