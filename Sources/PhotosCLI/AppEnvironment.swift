@@ -146,8 +146,9 @@ struct AppEnvironment {
         }
         configuration.maxConnectionsPerHost = try maxConnectionsPerHost()
         if let path = configuration.caBundlePath {
-            guard FileManager.default.isReadableFile(atPath: path) else {
-                throw PhotosError.usage("PHOTOS_CA_BUNDLE names \(path), which cannot be read")
+            var info = stat()
+            guard FileManager.default.isReadableFile(atPath: path), stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+                throw PhotosError.usage("PHOTOS_CA_BUNDLE names \(path), which cannot be read as a file")
             }
             // Else libcurl refuses it at the first request, as though the server's certificate
             // were wrong (69); this is the user's setting (64).
@@ -159,12 +160,16 @@ struct AppEnvironment {
     }
 
     /// Whether the file's first 256 KiB hold the start of a PEM certificate (a system bundle
-    /// begins with one; a folder, a key or a DER file does not).
+    /// begins with one; a folder, a key or a DER file does not). Only a regular file is read: a
+    /// FIFO would wait for a writer.
     static func holdsPEMCertificate(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return false }
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         guard let head = try? handle.read(upToCount: 256 * 1024) else { return false }
-        return head.range(of: Data("-----BEGIN CERTIFICATE-----".utf8)) != nil
+        // "-----BEGIN CERTIFICATE-----", or OpenSSL's "-----BEGIN TRUSTED CERTIFICATE-----".
+        return head.range(of: Data("CERTIFICATE-----".utf8)) != nil
     }
 
     func context(http: any HTTPFetching) -> ProviderContext {

@@ -164,14 +164,17 @@ public struct ImageFetcher: Sendable {
 
     /// Makes `folder` (mode 0700), or checks that the one there is a folder of this user's that
     /// no one else may write: a folder in a shared /tmp could be another user's trap.
-    static func preparePrivateFolder(_ folder: URL) throws {
+    public static func preparePrivateFolder(_ folder: URL) throws {
         if mkdir(folder.path, 0o700) != 0, errno != EEXIST {
             throw TransportError.fileSystem(path: folder.path, detail: String(cString: strerror(errno)))
         }
         var info = stat()
-        guard lstat(folder.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == geteuid(), info.st_mode & 0o022 == 0 else {
+        guard lstat(folder.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == geteuid(), info.st_mode & 0o077 == 0 else {
             throw TransportError.fileSystem(path: folder.path, detail: "not a private folder of this user's; photos does not write there")
         }
+        // Images viewed a day ago or more go: the folder is often in memory (tmpfs).
+        let dayAgo = Date().addingTimeInterval(-86_400)
+        for file in LiveFileSystem().files(under: folder.path) where file.modified < dayAgo { unlink(file.path) }
     }
 
     /// The host of `url`, as failures are grouped.

@@ -306,6 +306,19 @@ import Testing
             try pane.type("echo typed-\"back\"")
             try pane.send("Enter")
             try await pane.waitForScreen("the shell echoing and reading lines") { $0.contains("typed-back") }
+
+            // Stopped, then ended from the shell (`kill %1` sends SIGTERM and SIGCONT): it ends,
+            // rather than stopping again for touching a terminal that is no longer its own.
+            try pane.type("clear; " + command)
+            try pane.send("Enter")
+            try await pane.waitForScreen("the first page again", Self.firstPage)
+            let second = try photosPID()
+            try pane.send("C-z")
+            try await pane.waitFor("the second run stopped") { isStopped(second) ? true : nil }
+            try pane.type("kill %1")
+            try pane.send("Enter")
+            try await pane.waitFor("the stopped run to end") { FileManager.default.fileExists(atPath: "/proc/\(second)") ? nil : true }
+            #expect(try pane.display("#{alternate_on}") == "0")
         }
     }
 

@@ -353,6 +353,14 @@ import Glibc
             let again = try await photos.run(["save"] + ids + ["--to", folder.url.path, "--size", "small", "--format", "json"])
             #expect(try again.json()["skipped"] as? Int == 2, "a re-run finds its own files under their numbered names")
 
+            // A name held by another photo's file (saved earlier): the next name, and nothing said
+            // of a file photos did not save.
+            let shared = folder.appending("shared")
+            #expect(try await photos.run(["save", "placeholder:5", "--to", shared.path, "--name", "same.{ext}"]).status == 0)
+            let other = try await photos.run(["save", "placeholder:6", "--to", shared.path, "--name", "same.{ext}"])
+            #expect(other.status == 0 && Self.files(under: shared) == ["same-2.jpg", "same.jpg"], "\(Self.files(under: shared))")
+            #expect(!other.stderr.contains("next free name"), "\(other.stderr)")
+
             // A link where NAME.part belongs is not written through: the photo takes the next
             // name, and what the link points at is untouched.
             let outside = folder.appending("outside.txt")

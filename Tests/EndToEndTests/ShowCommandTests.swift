@@ -165,6 +165,18 @@ import Testing
             #expect(run.stderr.contains("photos: note: the cache cannot keep the image") && run.stderr.contains(opened), "\(run.stderr)")
             #expect(!run.stderr.contains("NSCocoaErrorDomain"))
 
+            // An image in the cache whose file must be named anew for the viewer (its URL has no
+            // extension), where the cache's own folder for that cannot be made: named in TMPDIR.
+            let cache = photos.home.appendingPathComponent("cache-blocked")
+            try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+            try "in the way".write(to: cache.appendingPathComponent("opened"), atomically: true, encoding: .utf8)
+            let renamed = try await photos.run(
+                ["show", "placeholder:2", "--open", "--format", "json"],
+                environment: ["PHOTOS_OPENER": opener.path, "PHOTOS_CACHE_DIR": cache.path, "TMPDIR": temporary.path])
+            #expect(renamed.status == 0, "\(renamed.status): \(renamed.stderr)")
+            let named = try String(contentsOf: record, encoding: .utf8)
+            #expect(named.hasPrefix(temporary.path + "/photos-\(geteuid())/") && named.hasSuffix(".jpg"), "\(named)")
+
             // A folder there that is not this user's own is not written into.
             let shared = photos.home.appendingPathComponent("shared-tmp")
             try FileManager.default.createDirectory(at: shared.appendingPathComponent("photos-\(geteuid())"), withIntermediateDirectories: true)
@@ -204,8 +216,15 @@ import Testing
             #expect(quoted.status == 0, "\(quoted.stderr)")
             let passed = try String(contentsOf: record, encoding: .utf8).split(separator: "\n").map(String.init)
             #expect(passed == ["--zoom", "two words", try #require(try quoted.json()["image_path"] as? String)], "\(passed)")
-            let unclosed = try await photos.run(["show", "placeholder:2", "--open"], environment: ["PHOTOS_OPENER": "'\(viewer.path) --zoom"])
-            #expect(unclosed.status == 64 && unclosed.stderr.contains("has a quote that is not closed"), "\(unclosed.stderr)")
+            // Quotes that do not pair (an apostrophe in a folder's name): split at spaces alone.
+            let apostrophe = photos.home.appendingPathComponent("o'brien")
+            try FileManager.default.createDirectory(at: apostrophe, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: opener, to: apostrophe.appendingPathComponent("view"))
+            let unpaired = try await photos.run(
+                ["show", "placeholder:2", "--open", "--format", "json"], environment: ["PHOTOS_OPENER": apostrophe.appendingPathComponent("view").path + " --full"])
+            #expect(unpaired.status == 0, "\(unpaired.stderr)")
+            let recorded = try String(contentsOf: record, encoding: .utf8)
+            #expect(recorded.hasPrefix("--full\n"), "\(recorded)")
         }
     }
 

@@ -78,6 +78,9 @@ final class BrowseSession: @unchecked Sendable {
     private var detail: DetailState?
     private var detailToken = 0
     private var message: String?
+    /// Photos took the terminal again itself after a stop: the SIGCONT that continued it asks
+    /// for nothing more.
+    private var resumedItself = false
     private var keyLatencies: [Duration] = []
     private var firstScreen: Date?
 
@@ -187,7 +190,11 @@ final class BrowseSession: @unchecked Sendable {
             queue.post(.stop)
         }
         terminal.restore()
-        for line in failedActions.withLock({ $0 }) { Diagnostics.warning(line) }
+        // Each once, in order, and not a screenful of them.
+        var said = Set<String>()
+        let lines = failedActions.withLock { $0 }.filter { said.insert($0).inserted }
+        for line in lines.prefix(20) { Diagnostics.warning(line) }
+        if lines.count > 20 { Diagnostics.warning("... and \(lines.count - 20) more that could not be opened or saved") }
         environment.tileCache.prune()
         writeTimings()
         if let error = failure.withLock({ $0 }) { throw error }
@@ -240,10 +247,14 @@ final class BrowseSession: @unchecked Sendable {
                 case .suspend:
                     suspend(terminal)
                 case .continued:
-                    // Stopped without being asked (SIGSTOP): the shell's `fg` set its own
-                    // terminal mode. Taken again, and everything drawn anew.
-                    terminal.resume()
-                    redrawAll(terminal)
+                    // Stopped without being asked (SIGSTOP), or continued in the background
+                    // before: the shell's `fg` set its own terminal mode. Taken again, and
+                    // everything drawn anew.
+                    if resumedItself {
+                        resumedItself = false
+                    } else if terminal.resume() {
+                        redrawAll(terminal)
+                    }
                 case .pictureRendered:
                     break
                 case .detail(let token, let update):
@@ -264,7 +275,8 @@ final class BrowseSession: @unchecked Sendable {
     /// Ctrl-Z or SIGTSTP: stops with the terminal given back; on `fg`, takes it again and draws
     /// everything anew (the window may have changed size meanwhile).
     private func suspend(_ terminal: RawTerminal) {
-        terminal.stopProcess()
+        guard terminal.stopProcess() else { return }  // continued in the background: at `fg`
+        resumedItself = true
         redrawAll(terminal)
     }
 
@@ -278,8 +290,9 @@ final class BrowseSession: @unchecked Sendable {
         for effect in effects {
             switch effect {
             case .loadPage(let generation, let page, let query, let mode):
-                // `r`: a host that failed is asked again now, not a minute after its failure.
-                if mode == .refresh { context.http.retryFailedHosts() }
+                // `r` (its first page): a host that failed is asked again now, not a minute
+                // after its failure; later pages of the search keep failing fast.
+                if mode == .refresh, page == 1 { context.http.retryFailedHosts() }
                 spawn { [self] in await loadPage(generation: generation, page: page, query: query, mode: mode) }
             case .loadThumbnails(let requests):
                 for request in requests {
@@ -547,7 +560,15 @@ final class BrowseSession: @unchecked Sendable {
     private func open(_ photo: Photo, known: PhotoDetail?) async {
         do {
             let showing = Showing(context: context)
-            let file = try showing.openable(try await fullImage(photo, known: known), id: photo.id)
+            var info = known
+            if info == nil { info = await photoDetail(photo).0 }
+            guard let url = info?.largestImageURL else {
+                throw PhotosError.unavailable(provider: photo.provider, detail: "\(photo.id) has no image photos may download")
+            }
+            // A cache that cannot hold it (read-only, full) does not keep it from the viewer.
+            let file = try await showing.viewable(url, id: photo.id, fetcher: context.imageFetcher(offline: options.offline)) { [queue] note in
+                queue.post(.message(TerminalText.sanitize(note)))
+            }
             let opener = try showing.opener(for: file)
             // The viewer must not draw on this screen or read its keys.
             opener.standardInput = FileHandle.nullDevice

@@ -72,10 +72,14 @@ final class RawTerminal: @unchecked Sendable {
         defer { lock.unlock() }
         guard !restored else { return }
         restored = true
+        CrashRestore.uninstall()
+        // Stopped (Ctrl-Z), the terminal is the shell's already, and photos may be in the
+        // background (`kill %1` continues it to end it): touching the terminal from there would
+        // stop it again (SIGTTOU).
+        guard !suspended else { return }
         _ = Output.writeAll(Self.restoreSequence, to: output)
         var mode = original
         _ = tcsetattr(input, TCSAFLUSH, &mode)
-        CrashRestore.uninstall()
     }
 
     /// Gives the terminal back as it was, for the shell while photos is stopped (Ctrl-Z);
@@ -92,20 +96,28 @@ final class RawTerminal: @unchecked Sendable {
 
     /// Takes the terminal again after a stop: raw mode (the shell set its own at `fg`) and the
     /// alternate screen, cleared; the caller redraws everything.
-    func resume() {
+    /// - Returns: whether the terminal was taken: not while photos is in the background (`bg`),
+    ///   where it waits for the next `fg`.
+    @discardableResult
+    func resume() -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        guard !restored else { return }
+        guard !restored, tcgetpgrp(input) == getpgrp() else { return false }
         suspended = false
         var mode = raw
         _ = tcsetattr(input, TCSAFLUSH, &mode)
         _ = Output.writeAll(Self.enterSequence, to: output)
+        return true
     }
 
     /// Stops photos as Ctrl-Z does in a shell: the terminal given back first, then SIGTSTP
-    /// with its default action (the signal source that reported it set it aside); photos goes
-    /// on here once the shell continues it (`fg`, `bg`, SIGCONT), with the terminal taken again.
-    func stopProcess() {
+    /// with its default action (the signal source that reported it set it aside) to the whole
+    /// process group, as the terminal would send it (a script that runs photos stops too, so
+    /// the shell sees a stopped job); photos goes on here once the shell continues it (`fg`,
+    /// SIGCONT), with the terminal taken again if it is in the foreground.
+    /// - Returns: whether the terminal was taken again.
+    @discardableResult
+    func stopProcess() -> Bool {
         suspend()
         var stop = sigaction()
         var previous = sigaction()
@@ -122,10 +134,10 @@ final class RawTerminal: @unchecked Sendable {
         sigemptyset(&only)
         sigaddset(&only, SIGTSTP)
         pthread_sigmask(SIG_UNBLOCK, &only, &mask)
-        raise(SIGTSTP)
+        kill(0, SIGTSTP)
         pthread_sigmask(SIG_SETMASK, &mask, nil)
         sigaction(SIGTSTP, &previous, nil)
-        resume()
+        return resume()
     }
 
     /// The window's size in cells, and a cell's width over its height when the terminal says.
@@ -148,8 +160,12 @@ final class RawTerminal: @unchecked Sendable {
 private enum CrashRestore {
     static let signals: [Int32] = [
         SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP,
-        SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ,
+        SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGXFSZ,
     ]
+    /// The signals that are no crash: caught only where their action is the default one (a
+    /// signal the parent set to be ignored, or one another handler owns, is left as it is).
+    static let terminating: Set<Int32> = [SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGXFSZ]
+    nonisolated(unsafe) static var caught = UnsafeMutablePointer<Bool>.allocate(capacity: signals.count)
     nonisolated(unsafe) static var mode = UnsafeMutablePointer<termios>.allocate(capacity: 1)
     nonisolated(unsafe) static var bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 128)
     nonisolated(unsafe) static var length = 0
@@ -166,6 +182,17 @@ private enum CrashRestore {
         Self.input = input
         Self.output = output
         for (index, signal) in signals.enumerated() {
+            caught[index] = false
+            if terminating.contains(signal) {
+                var current = sigaction()
+                sigaction(signal, nil, &current)
+                #if canImport(Glibc)
+                let handler = unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self)
+                #else
+                let handler = unsafeBitCast(current.__sigaction_u.__sa_handler, to: Int.self)
+                #endif
+                guard handler == unsafeBitCast(SIG_DFL, to: Int.self) else { continue }
+            }
             var action = sigaction()
             #if canImport(Glibc)
             action.__sigaction_handler.sa_handler = crashHandler
@@ -175,6 +202,7 @@ private enum CrashRestore {
             sigemptyset(&action.sa_mask)
             action.sa_flags = 0
             sigaction(signal, &action, previous + index)
+            caught[index] = true
         }
         installed = true
     }
@@ -182,7 +210,7 @@ private enum CrashRestore {
     static func uninstall() {
         guard installed else { return }
         installed = false
-        for (index, signal) in signals.enumerated() { sigaction(signal, previous + index, nil) }
+        for (index, signal) in signals.enumerated() where caught[index] { sigaction(signal, previous + index, nil) }
     }
 }
 

@@ -217,7 +217,7 @@ enum CacheCommandError {
             }
             // A file where the folder belongs: said as the other commands say it.
             var info = stat()
-            if lstat(root, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR {
+            if stat(root, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR {
                 throw PhotosError.unavailable(
                     provider: "the cache", detail: "the cache folder \(root) is a file, not a folder (PHOTOS_CACHE_DIR names a folder)")
             }

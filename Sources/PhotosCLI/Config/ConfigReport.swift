@@ -73,6 +73,8 @@ struct ConfigReport: Encodable {
                 return "\(name) names \(TerminalText.quoted(path)), which holds no PEM certificate; commands that use the network will refuse to run"
             }
             if let variable = entry.setting.variable, urlVariables.contains(variable) {
+                // Blank is the default (commands trim it), not a wrong URL.
+                if value.trimmingWhitespace().isEmpty { return nil }
                 let parts = URLComponents(string: value.trimmingWhitespace())
                 if let scheme = parts?.scheme?.lowercased(), ["http", "https"].contains(scheme), !(parts?.host ?? "").isEmpty { return nil }
                 return "\(name) is \(TerminalText.quoted(value)), not an http or https URL; commands that use it will refuse to run"

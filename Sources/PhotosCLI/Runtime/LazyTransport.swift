@@ -59,11 +59,12 @@ final class LazyTransport: HTTPFetching {
         await transport.downloadAll(items, each: each)
     }
 
-    /// Starts the transport: the requests follow. One that cannot start fails them on their own.
+    /// A transport not started yet has no host that failed.
     func retryFailedHosts() {
-        (try? transport())?.retryFailedHosts()
+        state.withLock { $0.transport }?.retryFailedHosts()
     }
 
+    /// Starts the transport: the requests follow. One that cannot start fails them on their own.
     func expectRequests(for urls: [String]) {
         guard !urls.isEmpty else { return }
         (try? transport())?.expectRequests(for: urls)

@@ -33,7 +33,12 @@ final class SaveFolderLock {
         var said = false
         while true {
             let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-            guard descriptor >= 0 else { return nil }
+            guard descriptor >= 0 else {
+                // The save that held the lock made the folder, saved nothing and removed it
+                // again as it left: made anew for this one.
+                if errno == ENOENT, mkdir(folder, 0o777) == 0 || errno == EEXIST { continue }
+                return nil
+            }
             var locked = flock(descriptor, LOCK_EX | LOCK_NB) == 0
             if !locked, errno == EWOULDBLOCK {
                 if !said {

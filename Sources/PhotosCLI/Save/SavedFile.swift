@@ -345,13 +345,16 @@ final class SavedFiles: Sendable {
         }
     }
 
-    /// Whether `path` below `--to` is a regular file photos did not mark that starts like an
-    /// image: perhaps a copy of one it saved.
-    func isUnmarkedImage(_ path: String) -> Bool {
+    /// Whether `path` below `--to` is a regular file photos did not mark (not one it saved for
+    /// another photo, nor a folder or a link), and whether that file starts like an image:
+    /// perhaps a copy of one it saved.
+    func unmarkedFile(_ path: String) -> (isUnmarked: Bool, isImage: Bool) {
         let file = filePath(path)
         var info = stat()
-        guard lstat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return false }
-        return ExtendedAttribute.get(Self.ownerAttribute, path: file) == nil && Self.startsLikeAnImage(file)
+        guard lstat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+            ExtendedAttribute.get(Self.ownerAttribute, path: file) == nil
+        else { return (false, false) }
+        return (true, Self.startsLikeAnImage(file))
     }
 
     /// Writes the sidecar of an image already there when it is missing.

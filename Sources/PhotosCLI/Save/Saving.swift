@@ -30,7 +30,7 @@ struct Saving {
         if request.folder == nil, BrowseSaving.configuredDirectory(environment) == nil,
             (environment.settings["PHOTOS_SAVE_DIR"] ?? environment.config.values["save.dir"]) != nil
         {
-            Diagnostics.warning("\(environment.settings["PHOTOS_SAVE_DIR"] != nil ? "PHOTOS_SAVE_DIR" : "[save] dir") is blank; saving into the current folder (set it to a folder, or leave it unset)")
+            Diagnostics.warning("\(environment.environment["PHOTOS_SAVE_DIR"].map { !$0.isEmpty } == true ? "PHOTOS_SAVE_DIR" : "[save] dir") is blank; saving into the current folder (set it to a folder, or leave it unset)")
         }
         let folder = (request.folder ?? BrowseSaving.configuredDirectory(environment) ?? URL(fileURLWithPath: ".")).standardizedFileURL
         // A relative --to (the default, ".") in a current folder that was deleted meanwhile:
@@ -174,9 +174,12 @@ struct Saving {
                         var wanted: String?
                         item.path = assigner.assign(components) { path in
                             state = files.existing(path, id: id, url: url)
+                            // Said only of a file photos did not save (not of another photo's file
+                            // that has the same name, nor of a link or folder).
                             if state == .taken, wanted == nil {
-                                wanted = path
-                                if files.isUnmarkedImage(path) { displaced = path }
+                                let unmarked = files.unmarkedFile(path)
+                                if unmarked.isUnmarked { wanted = path }
+                                if unmarked.isImage { displaced = path }
                             }
                             return state == .taken
                         }

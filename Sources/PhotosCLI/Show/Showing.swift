@@ -58,13 +58,7 @@ struct Showing {
                 throw PhotosError.unavailable(provider: id.provider, detail: "\(id) has no image photos may download")
             }
             do {
-                // A cache that cannot hold the image (read-only, full) does not keep it from the viewer.
-                let outside = FileManager.default.temporaryDirectory.appendingPathComponent("photos-\(geteuid())", isDirectory: true)
-                let fetched = try await fetcher.fetchForViewing(url, provider: id.provider, outside: outside)
-                if let reason = fetched.notCached {
-                    Diagnostics.remark("the cache cannot keep the image (\(reason)); it was downloaded to \(fetched.file.path)")
-                }
-                imagePath = try openable(fetched.file, id: id)
+                imagePath = try await viewable(url, id: id, fetcher: fetcher) { Diagnostics.remark($0) }
             } catch where !(error is CancellationError) {
                 openFailure = error
             }
@@ -197,15 +191,41 @@ struct Showing {
     /// The downloaded image as a file the desktop may open: its bytes must be an image (a web
     /// page or an archive served as a "photo" is refused, exit 65), and its name ends in the
     /// extension of what it is, not of what its URL said.
+    /// A private folder in TMPDIR for images the cache cannot hold or name (a read-only cache).
+    static var outsideFolder: URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("photos-\(geteuid())", isDirectory: true)
+    }
+
+    /// The full image at `url`, fetched (into the cache, else into ``outsideFolder``) and named
+    /// as a viewer needs it; `note` hears why it is outside the cache, when it is.
+    func viewable(_ url: String, id: PhotoID, fetcher: ImageFetcher, note: (String) -> Void) async throws -> URL {
+        let fetched = try await fetcher.fetchForViewing(url, provider: id.provider, outside: Self.outsideFolder)
+        if let reason = fetched.notCached {
+            note("the cache cannot keep the image (\(reason)); it was downloaded to \(fetched.file.path)")
+        }
+        return try openable(fetched.file, id: id)
+    }
+
     func openable(_ file: URL, id: PhotoID) throws -> URL {
         guard let kind = ImageKind(file: file) else {
             throw PhotosError.badData(
                 provider: id.provider, detail: "the full image of \(id) is not a JPEG, PNG, GIF or WebP image; it was not opened")
         }
         guard file.pathExtension.lowercased() != kind.fileExtension else { return file }
-        let folder = environment.cacheRoot.appendingPathComponent(CacheLayout.openedFolder, isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let named = folder.appendingPathComponent(file.deletingPathExtension().lastPathComponent + "." + kind.fileExtension)
+        let name = file.deletingPathExtension().lastPathComponent + "." + kind.fileExtension
+        do {
+            let folder = environment.cacheRoot.appendingPathComponent(CacheLayout.openedFolder, isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            return try Self.link(file, as: folder.appendingPathComponent(name))
+        } catch {
+            // A cache that cannot be written (read-only): named in the private folder instead.
+            try ImageFetcher.preparePrivateFolder(Self.outsideFolder)
+            return try Self.link(file, as: Self.outsideFolder.appendingPathComponent(name))
+        }
+    }
+
+    /// `file` under the name `named`: a hard link, else a copy.
+    private static func link(_ file: URL, as named: URL) throws -> URL {
         try? FileManager.default.removeItem(at: named)
         do {
             try FileManager.default.linkItem(at: file, to: named)
@@ -253,11 +273,10 @@ struct Showing {
         var executable = Self.findExecutable(opener, path: path)
         var words = [opener]
         if executable == nil {
-            // Words as a shell splits them (quotes keep a path with spaces whole), never expanded.
-            guard let split = Self.words(opener) else {
-                throw PhotosError.usage("PHOTOS_OPENER \(TerminalText.quoted(opener)) has a quote that is not closed")
-            }
-            words = split
+            // Words as a shell splits them (quotes keep a path with spaces whole), never expanded;
+            // a value whose quotes do not pair (`/home/o'brien/view --full`) at spaces alone.
+            words = Self.words(opener) ?? opener.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+            let split = words
             if let first = split.first, let program = Self.findExecutable(first, path: path) {
                 executable = program
                 options = Array(split.dropFirst())
@@ -286,10 +305,13 @@ struct Showing {
         var inWord = false
         var quote: Character?
         var escaped = false
+        var pendingBackslash = false
         for character in text {
             if escaped {
+                if pendingBackslash, !"\"\\$`".contains(character) { current.append("\\") }
                 current.append(character)
                 escaped = false
+                pendingBackslash = false
                 continue
             }
             switch (quote, character) {
@@ -297,9 +319,13 @@ struct Showing {
                 quote = nil
             case ("'", _):
                 current.append(character)
-            case ("\"", "\\"), (nil, "\\"):
+            case (nil, "\\"):
                 escaped = true
                 inWord = true
+            case ("\"", "\\"):
+                // Inside "...", a backslash escapes only what the shell lets it: " \\ $ `.
+                escaped = true
+                pendingBackslash = true
             case ("\"", _):
                 current.append(character)
             case (nil, "'"), (nil, "\""):
