@@ -17,11 +17,34 @@ struct PermissionTests {
         let bin = photos.home.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         let copy = bin.appendingPathComponent("photos")
-        try FileManager.default.copyItem(at: PhotosBinary.executable, to: copy)
+        // Written through a descriptor no child inherits (O_CLOEXEC): a child another test
+        // spawns meanwhile (a tmux server lives on) would hold it open for writing, and exec
+        // would fail with ETXTBSY.
+        let bytes = try Data(contentsOf: PhotosBinary.executable)
+        let descriptor = open(copy.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        try #require(descriptor >= 0)
+        let written = bytes.withUnsafeBytes { buffer -> Int in
+            var done = 0
+            while done < buffer.count {
+                let count = write(descriptor, buffer.baseAddress! + done, buffer.count - done)
+                if count <= 0 { break }
+                done += count
+            }
+            return done
+        }
+        close(descriptor)
+        try #require(written == bytes.count)
         #expect(chmod(copy.path, 0o755) == 0 && chmod(bin.path, 0o755) == 0 && chmod(photos.home.path, 0o755) == 0)
 
         func asNobody(_ arguments: [String]) throws -> ProgramRun {
-            try runTool(findExecutable("setpriv")!, ["--reuid=65534", "--regid=65534", "--clear-groups", copy.path] + arguments, environment: photos.environment)
+            // The copy may still be open for writing in a child that another test forked
+            // meanwhile (until it execs): exec then fails with ETXTBSY, for a moment.
+            for _ in 1...50 {
+                let run = try runTool(findExecutable("setpriv")!, ["--reuid=65534", "--regid=65534", "--clear-groups", copy.path] + arguments, environment: photos.environment)
+                guard run.status == 126, run.stderr.contains("Text file busy") else { return run }
+                usleep(100_000)
+            }
+            return try runTool(findExecutable("setpriv")!, ["--reuid=65534", "--regid=65534", "--clear-groups", copy.path] + arguments, environment: photos.environment)
         }
         let stats = try asNobody(["cache", "stats"])
         #expect(stats.status == 69, "\(stats.status): \(stats.stdout) \(stats.stderr)")

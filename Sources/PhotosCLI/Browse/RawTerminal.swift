@@ -119,14 +119,8 @@ final class RawTerminal: @unchecked Sendable {
     @discardableResult
     func stopProcess() -> Bool {
         suspend()
-        var stop = sigaction()
+        var stop = signalAction(SIG_DFL)
         var previous = sigaction()
-        #if canImport(Glibc)
-        stop.__sigaction_handler.sa_handler = SIG_DFL
-        #else
-        stop.__sigaction_u.__sa_handler = SIG_DFL
-        #endif
-        sigemptyset(&stop.sa_mask)
         sigaction(SIGTSTP, &stop, &previous)
         // Delivered to this thread, which may block it as the runtime's threads do.
         var only = sigset_t()
@@ -193,14 +187,7 @@ private enum CrashRestore {
                 #endif
                 guard handler == unsafeBitCast(SIG_DFL, to: Int.self) else { continue }
             }
-            var action = sigaction()
-            #if canImport(Glibc)
-            action.__sigaction_handler.sa_handler = crashHandler
-            #else
-            action.__sigaction_u.__sa_handler = crashHandler
-            #endif
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = 0
+            var action = signalAction(crashHandler)
             sigaction(signal, &action, previous + index)
             caught[index] = true
         }
@@ -212,6 +199,19 @@ private enum CrashRestore {
         installed = false
         for (index, signal) in signals.enumerated() where caught[index] { sigaction(signal, previous + index, nil) }
     }
+}
+
+/// An action that runs `handler` (or SIG_DFL, SIG_IGN), with no signal blocked and no flags.
+private func signalAction(_ handler: (@convention(c) (Int32) -> Void)?) -> sigaction {
+    var action = sigaction()
+    #if canImport(Glibc)
+    action.__sigaction_handler.sa_handler = handler
+    #else
+    action.__sigaction_u.__sa_handler = handler
+    #endif
+    sigemptyset(&action.sa_mask)
+    action.sa_flags = 0
+    return action
 }
 
 private func crashHandler(_ signal: Int32) {
