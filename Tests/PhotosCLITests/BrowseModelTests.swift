@@ -303,6 +303,13 @@ struct BrowseModelTests {
         #expect(TerminalText.displayWidth(line) == 80)
         let failed = BrowseStatus.line(model, providers: ["flickr"], message: "could not save: cannot write /a/long/folder/name", width: 80)
         #expect(!failed.contains("q quit") && failed.contains("could not save"), "\(failed)")
+        // Offline, what the photos are stays in sight rather than the keys.
+        var offline = Model(layout: .init(columns: 3, rows: 2), query: "a longer search of dogs", offline: true)
+        _ = offline.start()
+        _ = offline.handle(.pageLoaded(Model.Page(
+            generation: 0, number: 1, photos: Self.photos(1...30), hasMore: true, total: 4000, source: .cache(age: 300))))
+        let cached = BrowseStatus.line(offline, providers: ["flickr"], message: nil, width: 120)
+        #expect(cached.contains("offline: cached photos only"), "\(cached)")
     }
 
     /// A search longer than the line shows its end, where the typing is.

@@ -66,6 +66,8 @@ final class BrowseSession: @unchecked Sendable {
     /// Each provider's total for a search (generation), nil where it said none: the total shown
     /// is theirs together, also once some have no pages left to ask.
     private let totals = Mutex<[Int: [String: Int?]]>([:])
+    /// Each provider's records that could not be read in a search (generation), across its pages.
+    private let skipped = Mutex<[Int: [String: Int]]>([:])
     private let timings: String?
     /// What could not be opened or saved: said in the status line, which the next key clears
     /// (and cuts at its edge), and again, whole, once the terminal is given back.
@@ -437,6 +439,7 @@ final class BrowseSession: @unchecked Sendable {
             switch outcome.result {
             case .success(let listing):
                 lists.append(listing.photos)
+                if listing.skipped > 0 { skipped.withLock { $0[generation, default: [:]][outcome.name, default: 0] += listing.skipped } }
                 if listing.hasMore { hasMore = true } else { ended.withLock { _ = $0[generation, default: []].insert(outcome.name) } }
                 totals.withLock { $0[generation, default: [:]][outcome.name] = .some(listing.total) }
                 source = Self.worse(source, Self.source(of: listing))
@@ -450,6 +453,10 @@ final class BrowseSession: @unchecked Sendable {
             guard let sum, case .some(.some(let own)) = known[name] else { return nil }
             return sum.addingSaturating(own)
         }
+        // Records left out of the search so far, as `list` says them: "27 of 28" is explained.
+        let dataWarnings = skipped.withLock { $0[generation, default: [:]] }.sorted { $0.key < $1.key }.map { name, count in
+            count == 1 ? "\(name): 1 record could not be read and was skipped" : "\(name): \(count) records could not be read and were skipped"
+        }
         if lists.isEmpty {
             let reason = failures.isEmpty ? "no provider left to ask" : failures.joined(separator: "; ")
             queue.post(.model(.pageFailed(generation: generation, page: page, reason: reason)))
@@ -457,7 +464,7 @@ final class BrowseSession: @unchecked Sendable {
         }
         queue.post(.model(.pageLoaded(BrowseModel.Page(
             generation: generation, number: page, photos: Listing.interleave(lists), hasMore: hasMore || !failures.isEmpty,
-            total: total, source: source, warnings: failures))))
+            total: total, source: source, warnings: failures + dataWarnings))))
     }
 
     private static func source(of listing: ProviderListing) -> BrowseModel.Source {

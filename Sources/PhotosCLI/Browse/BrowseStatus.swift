@@ -54,7 +54,8 @@ enum BrowseStatus {
         for warning in model.warnings { parts.append(TerminalText.sanitize(warning)) }
         // The answer to the last key (saved, could not open) first: the line's end may be cut.
         if let message { parts.insert(message, at: 0) }
-        var urgent = message != nil || model.pageFailure != nil || !model.warnings.isEmpty
+        // What the photos shown are (offline, stale) is not cut for the keys either.
+        var urgent = message != nil || model.pageFailure != nil || !model.warnings.isEmpty || model.offline
         if case .stale = model.source { urgent = true }
         return compose([parts.joined(separator: separator)], hints: "↵ view · / search · r refresh · q quit", width: width, urgent: urgent)
     }
