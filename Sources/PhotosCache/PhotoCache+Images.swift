@@ -252,13 +252,23 @@ extension PhotoCache {
         guard response.isSuccess else {
             return .failure(PhotosError.unavailable(provider: URLComponents(string: url)?.host ?? "unknown host", detail: "HTTP \(response.status)"))
         }
-        guard let size = configuration.fileSystem.fileSize(atPath: path) else { return .failure(DownloadedFileRemoved.removed) }
+        // What the file is and its size, as the transport wrote it (no system call: this runs for
+        // every image), or else from the file.
+        let size: Int64, kind: ImageKind?
+        if let head = response.fileHead {
+            size = Int64(response.bytes)
+            kind = ImageKind(sniffing: head)
+        } else {
+            guard let found = configuration.fileSystem.fileSize(atPath: path) else { return .failure(DownloadedFileRemoved.removed) }
+            size = found
+            kind = ImageKind(path: path)
+        }
         // A body that is not an image (an error page sent with 200, HTML, a compressed bomb) is
         // never kept under an image's name: a later run, `--refresh` or not, would take it for
         // the image and never ask again.
-        guard ImageKind(path: path) != nil else {
-            // Gone between the size check and the sniff (another process cleared the cache):
-            // fetched again, not blamed on its host.
+        guard kind != nil else {
+            // Gone since it was written (another process cleared the cache): fetched again, not
+            // blamed on its host.
             guard configuration.fileSystem.exists(atPath: path) else { return .failure(DownloadedFileRemoved.removed) }
             configuration.fileSystem.remove(atPath: path)
             return .failure(PhotosError.badData(

@@ -177,8 +177,9 @@ public final class PhotoCache: Sendable {
                                 """), in: db)
                     // A file gone since it arrived (another process's `cache clear` moved the
                     // images away) gets no row: the index only names files that are there.
+                    // Joined as a string: appending to a URL would stat the file a second time.
                     for record in state.newImages.values
-                    where configuration.fileSystem.fileSize(atPath: root.appendingPathComponent(record.path).path) == record.size {
+                    where configuration.fileSystem.fileSize(atPath: rootPath + "/" + record.path) == record.size {
                         insert.bind(1, record.url)
                         insert.bind(2, record.path)
                         insert.bind(3, record.size)

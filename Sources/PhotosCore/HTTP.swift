@@ -99,11 +99,18 @@ public struct HTTPResponse: Sendable {
     public var openedConnection: Bool
     /// How many attempts the transport made (1 when no retry was needed).
     public var attempts: Int
+    /// For a download to a file: the first bytes of what was written (up to
+    /// ``fileHeadLength``), which say what the file is without reading it back, and `bytes` is
+    /// its size. `nil` when the transport does not say; then the file itself is read.
+    public var fileHead: [UInt8]?
+
+    /// How many of a downloaded file's first bytes ``fileHead`` holds at most.
+    public static let fileHeadLength = 16
 
     public init(
         status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(), effectiveURL: String,
         httpVersion: HTTPVersion = .unknown, bytes: Int = 0, duration: Duration = .zero,
-        openedConnection: Bool = false, attempts: Int = 1
+        openedConnection: Bool = false, attempts: Int = 1, fileHead: [UInt8]? = nil
     ) {
         self.status = status
         self.headers = headers
@@ -114,6 +121,7 @@ public struct HTTPResponse: Sendable {
         self.duration = duration
         self.openedConnection = openedConnection
         self.attempts = attempts
+        self.fileHead = fileHead
     }
 
     public var isSuccess: Bool { (200..<300).contains(status) }

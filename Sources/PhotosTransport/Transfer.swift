@@ -36,6 +36,8 @@ final class Transfer: @unchecked Sendable {
     private(set) var declaredLength: Int?
     private var isEncoded = false
     private var file: TempFile?
+    /// The first bytes written to `file` (see ``HTTPResponse/fileHead``).
+    private var fileHead: [UInt8] = []
     private var resumable: ResumableFile?
     /// Connections libcurl opened for this transfer, known once it finished.
     private(set) var connectionsOpened = 0
@@ -206,6 +208,7 @@ final class Transfer: @unchecked Sendable {
     func discardOutput() {
         file?.discard()
         file = nil
+        fileHead.removeAll()
         // A resumable file keeps what arrived: the next attempt continues from there.
         try? resumable?.finishWriting()
         resumable = nil
@@ -308,6 +311,9 @@ final class Transfer: @unchecked Sendable {
                 }
                 return true
             }
+            if fileHead.count < HTTPResponse.fileHeadLength {
+                fileHead.append(contentsOf: chunk.prefix(HTTPResponse.fileHeadLength - fileHead.count))
+            }
             do {
                 if file == nil { file = try TempFile(for: target) }
                 try file?.append(chunk)
@@ -353,6 +359,8 @@ final class Transfer: @unchecked Sendable {
             }
         }
 
+        // The head of the file published, for a download to a file.
+        var written: [UInt8]?
         if case .resume = destination {
             do {
                 try resumable?.finishWriting()
@@ -366,6 +374,7 @@ final class Transfer: @unchecked Sendable {
                 if file == nil { file = try TempFile(for: target) }  // an empty body is still a file
                 try file?.commit()
                 file = nil
+                written = fileHead
             } catch {
                 discardOutput()
                 return .failure(error)
@@ -382,7 +391,8 @@ final class Transfer: @unchecked Sendable {
             httpVersion: Self.httpVersion(version),
             bytes: bodyBytes,
             duration: ContinuousClock.now - started,
-            openedConnection: connects > 0
+            openedConnection: connects > 0,
+            fileHead: written
         ))
     }
 

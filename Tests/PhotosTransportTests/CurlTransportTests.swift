@@ -53,6 +53,7 @@ import Testing
             for index in 0..<200 {
                 let data = try Data(contentsOf: folder.url.appendingPathComponent("\(index).jpg"))
                 #expect(data.count == responses[index]?.bytes)
+                #expect(responses[index]?.fileHead == Array(data.prefix(HTTPResponse.fileHeadLength)), "the response says how the file starts")
                 #expect(data.count >= 5_000 && data.count <= 21_000)
                 #expect(data.prefix(2) == Data([0xFF, 0xD8]) && data.suffix(2) == Data([0xFF, 0xD9]), "thumbnail \(index) is a whole JPEG")
             }
