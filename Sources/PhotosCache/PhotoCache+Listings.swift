@@ -103,6 +103,13 @@ extension PhotoCache {
         let answer: ListRevalidation
         do {
             answer = try await provider.list(query, revalidating: validators.flatMap { $0.isEmpty ? nil : $0 })
+            // A page of records none of which could be read is a broken answer, not an empty
+            // one: it never replaces a cached copy, and without one it is said as bad data.
+            if case .modified(let page, _) = answer, page.photos.isEmpty, page.skippedRecords > 0 {
+                throw PhotosError.badData(
+                    provider: provider.name,
+                    detail: page.skippedRecords == 1 ? "its only record could not be read" : "none of its \(page.skippedRecords) records could be read")
+            }
         } catch {
             if error is CancellationError || Task.isCancelled { throw error }
             guard let stored, Self.allowsStaleFallback(error) else { throw error }

@@ -3,7 +3,8 @@
 ///
 /// Unicode control and format characters (C0, DEL, C1, bidi overrides and isolates, ...) are
 /// dropped, so no escape sequence or reordering reaches the terminal; newlines and tabs become
-/// single spaces. Zero-width joiners stay, so emoji sequences survive.
+/// single spaces. Zero-width joiners stay only where they join (emoji sequences, Indic
+/// conjuncts), so such text survives.
 public enum TerminalText {
     public static func sanitize(_ text: String) -> String {
         sanitizeASCII(text) ?? sanitizeScalars(text)
@@ -20,8 +21,19 @@ public enum TerminalText {
     /// scalar.
     static func isUnchangedBySanitizing(_ text: String) -> Bool {
         var previousWasSpace = true
-        for scalar in text.unicodeScalars {
+        let scalars = text.unicodeScalars
+        var previous: Unicode.Scalar?
+        var index = scalars.startIndex
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            index = scalars.index(after: index)
+            defer { previous = scalar }
             let value = scalar.value
+            if value == 0x200D {
+                // Kept only where it joins (see `rebuildSanitized`).
+                if previousWasSpace || !joins(previous, index < scalars.endIndex ? scalars[index] : nil) { return false }
+                continue
+            }
             if value == 0x20 {
                 if previousWasSpace { return false }
                 previousWasSpace = true
@@ -30,22 +42,48 @@ public enum TerminalText {
             previousWasSpace = false
             if (value > 0x20 && value < 0x7F) || (value >= 0xA1 && value < 0x300 && value != 0xAD) { continue }
             switch scalar.properties.generalCategory {
-            case .control, .lineSeparator, .paragraphSeparator, .spaceSeparator, .surrogate, .privateUse, .unassigned:
-                return false
-            case .format where scalar != "\u{200D}":
+            case .control, .lineSeparator, .paragraphSeparator, .spaceSeparator, .surrogate, .privateUse, .unassigned, .format:
                 return false
             default:
+                if scalar.properties.isDefaultIgnorableCodePoint && !isKeptIgnorable(scalar) { return false }
                 continue
             }
         }
         return !previousWasSpace
     }
 
+    /// Invisible characters that are kept although a terminal shows nothing for them: variation
+    /// selectors (emoji presentation, CJK variants) and Mongolian free variation selectors,
+    /// which change how the character before them is drawn. Other default-ignorable characters
+    /// (Hangul fillers, combining grapheme joiner, tags) go: they can make a title look empty.
+    static func isKeptIgnorable(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0xFE00...0xFE0F, 0xE0100...0xE01EF, 0x180B...0x180D, 0x180F: return true
+        default: return false
+        }
+    }
+
+    /// Whether a zero-width joiner between `previous` and `next` joins something: an emoji
+    /// sequence (👩‍💻) or a consonant after a virama in an Indic script. Anywhere else (between
+    /// Latin letters, at an end, in a run) it only hides itself, and goes.
+    static func joins(_ previous: Unicode.Scalar?, _ next: Unicode.Scalar?) -> Bool {
+        guard let previous, let next, next.value > 0x7F, previous.value > 0x7F else { return false }
+        if previous.properties.canonicalCombiningClass == .virama { return next.properties.isAlphabetic }
+        let emojiBefore = previous.properties.isEmoji || previous.properties.isEmojiModifier || previous.value == 0xFE0F
+        return emojiBefore && next.properties.isEmoji
+    }
+
     /// `sanitize`, building the result scalar by scalar.
     static func rebuildSanitized(_ text: String) -> String {
         var result = String.UnicodeScalarView()
         var lastWasSpace = false
-        for scalar in text.unicodeScalars {
+        let scalars = Array(text.unicodeScalars)
+        for (index, scalar) in scalars.enumerated() {
+            if scalar == "\u{200D}" {
+                if !lastWasSpace, joins(result.last, index + 1 < scalars.count ? scalars[index + 1] : nil) { result.append(scalar) }
+                continue
+            }
+            if scalar.properties.isDefaultIgnorableCodePoint && !isKeptIgnorable(scalar) { continue }
             switch scalar.properties.generalCategory {
             case .control, .lineSeparator, .paragraphSeparator, .spaceSeparator:
                 // Newlines, tabs and other breaks flatten to one space.
@@ -55,7 +93,7 @@ public enum TerminalText {
                 }
                 if !lastWasSpace { result.append(" ") }
                 lastWasSpace = true
-            case .format where scalar != "\u{200D}", .surrogate, .privateUse, .unassigned:
+            case .format, .surrogate, .privateUse, .unassigned:
                 continue
             default:
                 result.append(scalar)

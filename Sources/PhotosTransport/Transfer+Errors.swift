@@ -18,8 +18,18 @@ extension Transfer {
         return .stalled
     }
 
+    /// The host libcurl was talking to when the transfer failed: after a redirect, the one it was
+    /// sent to, which is the one to name (the first answered).
+    fileprivate func failedHost(_ easy: UnsafeMutableRawPointer) -> String {
+        var effective: UnsafePointer<CChar>?
+        photos_curl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
+        guard let effective, let redirected = try? CurlTransport.validatedHost(String(cString: effective)) else { return host }
+        return redirected
+    }
+
     func error(for code: CURLcode, easy: UnsafeMutableRawPointer) -> TransportError {
         if let abortReason { return abortReason }
+        let host = failedHost(easy)
         let detail: String = {
             let text = String(cString: errorBuffer)
             return text.isEmpty ? String(cString: photos_curl_easy_strerror(code)) : text

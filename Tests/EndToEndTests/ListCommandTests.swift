@@ -333,6 +333,35 @@ import Testing
         }
     }
 
+    /// A page none of whose records can be read is a broken answer, not "no photos match": it
+    /// exits 65 and never replaces the cached copy, which `--refresh` serves with a warning.
+    @Test func aPageOfOnlyUnreadableRecordsIsBadDataAndNeverReplacesTheCachedPage() async throws {
+        try await withServer { server, photos in
+            let url = "\(server.url)/images/large.jpg"
+            let good = try SaveCommandTests.flickrListing([(id: "801", title: "first", owner: "o", url: url), (id: "802", title: "second", owner: "o", url: url)])
+            let broken = try SaveCommandTests.flickrListing([(id: "x801", title: "first", owner: "o", url: url), (id: "../802", title: "second", owner: "o", url: url)])
+            let answer = Mutex(good)
+            server.addRoute { request in request.path == "/unreadable-rest/" ? .json(answer.withLock { $0 }) : nil }
+            let environment = ["PHOTOS_FLICKR_API": server.url + "/unreadable-rest/"]
+            let list = ["list", "--provider", "flickr", "--query", "q", "--format", "jsonl", "--no-thumbnails"]
+            let first = try await photos.run(list, environment: environment)
+            #expect(first.status == 0 && first.stdout.split(separator: "\n").count == 2, "\(first.stderr)")
+
+            answer.withLock { $0 = broken }
+            let refreshed = try await photos.run(list + ["--refresh"], environment: environment)
+            #expect(refreshed.status == 0, "\(refreshed.stderr)")
+            #expect(refreshed.stdout.split(separator: "\n").count == 2, "the cached page: \(refreshed.stdout)")
+            #expect(refreshed.stderr.contains("none of its 2 records could be read"), "\(refreshed.stderr)")
+            let offline = try await photos.run(list + ["--offline"], environment: environment)
+            #expect(offline.stdout.split(separator: "\n").count == 2, "the cached page is still there: \(offline.stdout) \(offline.stderr)")
+
+            let uncached = try await photos.run(["list", "--provider", "flickr", "--query", "other", "--no-thumbnails"], environment: environment)
+            #expect(uncached.status == 65, "\(uncached.status) \(uncached.stderr)")
+            #expect(uncached.stderr.contains("flickr sent data photos cannot read: none of its 2 records could be read"), "\(uncached.stderr)")
+            #expect(!uncached.stdout.contains("No photos match") && !uncached.stderr.contains("No photos match"))
+        }
+    }
+
     /// A table sent to a pipe or a file keeps long titles whole (for grep), up to a bound that
     /// keeps one very long title from padding every row.
     @Test func aTableInAPipeKeepsLongTitlesWhole() async throws {

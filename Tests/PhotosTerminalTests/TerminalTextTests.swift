@@ -26,6 +26,26 @@ import Testing
         #expect(TerminalText.displayWidth("cafe\u{301}") == 4)
     }
 
+    /// A zero-width joiner stays only where it joins (emoji sequences, a conjunct after a
+    /// virama); elsewhere it hides inside a word or fills a name that looks empty, and goes, as
+    /// do Hangul fillers and other invisible characters. Variation selectors stay.
+    @Test(arguments: [
+        ("pay\u{200D}pal", "paypal"),
+        (String(repeating: "\u{200D}", count: 30), ""),
+        ("\u{200D}dogs\u{200D} \u{200D}x", "dogs x"),
+        ("🐕\u{200D}\u{200D}🦺", "🐕\u{200D}🦺"),
+        ("🏳\u{FE0F}\u{200D}🌈 flag", "🏳\u{FE0F}\u{200D}🌈 flag"),
+        ("👩🏽\u{200D}💻", "👩🏽\u{200D}💻"),
+        ("क्\u{200D}ष", "क्\u{200D}ष"),
+        ("a\u{3164}b \u{115F}\u{1160}c \u{FFA0}", "ab c"),
+        ("\u{3164}", ""),
+        ("x\u{34F}y", "xy"),
+        ("❤\u{FE0F} 葛\u{E0100}", "❤\u{FE0F} 葛\u{E0100}"),
+    ])
+    func keepsJoinersOnlyWhereTheyJoin(input: String, expected: String) {
+        #expect(TerminalText.sanitize(input) == expected, "\(TerminalText.sanitize(input).unicodeScalars.map { String($0.value, radix: 16) })")
+    }
+
     @Test func truncatesByDisplayWidth() {
         let title = String(repeating: "犬", count: 5000)
         let cut = TerminalText.fit(title, width: 21)

@@ -796,6 +796,23 @@ import Testing
         }
     }
 
+    /// A failure after a redirect names the host photos was sent to, not the one that answered.
+    @Test func aFailureAfterARedirectNamesTheHostRedirectedTo() async throws {
+        try await withFixtureServer { server in
+            let transport = try Self.transport(for: server)
+            do {
+                _ = try await transport.data(for: HTTPRequest(url: "\(server.url)/images/thumb.jpg?redirect=https://127.0.0.1:1/a.jpg", retryable: false))
+                Issue.record("a redirect to a closed port was fetched")
+            } catch let error as TransportError {
+                guard case .cannotConnect(let host, _) = error else {
+                    Issue.record("not a connection failure: \(error)")
+                    return
+                }
+                #expect(host == "127.0.0.1:1", "\(error)")
+            }
+        }
+    }
+
     @Test func redirectsNeverLeaveHTTPSAndPlainHTTPIsUpgraded() async throws {
         try await withFixtureServer { server in
             let transport = try Self.transport(for: server)
