@@ -362,6 +362,32 @@ import Testing
         }
     }
 
+    /// A provider that answers every page with the same photos ends `--all` at the first page
+    /// that brings nothing new, rather than being asked up to the page bound.
+    @Test func aProviderRepeatingItsPageEndsTheWalk() async throws {
+        try await withServer { server, photos in
+            let url = "\(server.url)/images/large.jpg"
+            var body = try #require(try JSONSerialization.jsonObject(with: Data(SaveCommandTests.flickrListing(
+                [(id: "801", title: "first", owner: "o", url: url), (id: "802", title: "second", owner: "o", url: url)]).utf8)) as? [String: Any])
+            body["photos"] = (body["photos"] as? [String: Any]).map { $0.merging(["pages": 50, "total": 100, "perpage": 2]) { $1 } }
+            let same = String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self)
+            let asked = Mutex(0)
+            server.addRoute { request in
+                guard request.path == "/same-rest/" else { return nil }
+                asked.withLock { $0 += 1 }
+                return .json(same)
+            }
+            let run = try await photos.run(
+                ["list", "--provider", "flickr", "--query", "q", "--all", "--per-page", "2", "--format", "jsonl", "--no-thumbnails"],
+                environment: ["PHOTOS_FLICKR_API": server.url + "/same-rest/"])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout.split(separator: "\n").count == 2, "\(run.stdout)")
+            #expect(run.stderr.contains("came more than once"), "\(run.stderr)")
+            // The first page, and the pages asked ahead of the walk with the second (four).
+            #expect(asked.withLock { $0 } <= 6, "pages asked: \(asked.withLock { $0 })")
+        }
+    }
+
     /// A table sent to a pipe or a file keeps long titles whole (for grep), up to a bound that
     /// keeps one very long title from padding every row.
     @Test func aTableInAPipeKeepsLongTitlesWhole() async throws {

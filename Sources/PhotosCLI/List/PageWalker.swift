@@ -144,7 +144,11 @@ struct PageWalker: Sendable {
             }
             delivered += photos.count
             let walks = request.walkAll || request.limit != nil
-            if !walks || !result.hasMore || result.photos.isEmpty || page == Int.max {
+            // A page of nothing but photos already delivered ends the walk too: a provider that
+            // answers every page with the same photos (or repeats itself at the end of a deep
+            // search, as Flickr does) would otherwise be asked up to the page bound.
+            let onlyRepeats = photos.isEmpty && !result.photos.isEmpty && walked > 1
+            if !walks || !result.hasMore || result.photos.isEmpty || onlyRepeats || page == Int.max {
                 finish()
             } else if walked >= walker.maxPages {
                 listing.pageBoundReached = true
