@@ -82,6 +82,7 @@ public struct ImageFetcher: Sendable {
         progress: @escaping @Sendable (Bool) -> Void = { _ in }
     ) async -> Batch {
         var providers: [String: String?] = [:]
+        providers.reserveCapacity(urls.count)
         var batch = Batch()
         // In the order asked: the first rows' images come first.
         var allowed: [String] = []

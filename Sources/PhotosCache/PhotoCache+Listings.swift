@@ -426,12 +426,15 @@ extension PhotoCache {
 
     /// The `tags` column: a JSON array of strings.
     static func encodeTags(_ tags: [String]) -> String {
-        var text = "["
+        // Built as bytes: quoting into a string made a string per tag.
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
+        bytes.reserveCapacity(tags.reduce(2) { $0 + $1.utf8.count + 3 })
         for (index, tag) in tags.enumerated() {
-            if index > 0 { text += "," }
-            JSONText.appendQuoted(tag, to: &text)
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            JSONText.appendQuoted(tag, to: &bytes)
         }
-        return text + "]"
+        bytes.append(UInt8(ascii: "]"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The tags of a `tags` column; none when it is not an array of strings (never trust the disk).

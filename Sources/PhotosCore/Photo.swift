@@ -228,7 +228,7 @@ public struct ListQuery: Sendable, Hashable, Codable {
 /// Which URLs photos will fetch or hand to a viewer: http and https only.
 public enum URLPolicy {
     public static func isAllowed(_ url: String) -> Bool {
-        if PlainHTTPURL(url) != nil { return true }
+        if PlainHTTPURL.isPlain(url) { return true }
         return isAllowedByComponents(url)
     }
 

@@ -10,11 +10,23 @@ public struct PlainHTTPURL: Sendable {
 
     public init?(_ url: String) {
         var url = url
-        guard let parts = url.withUTF8({ Self.parse($0) }) else { return nil }
+        guard let parts = url.withUTF8({ bytes in
+            Self.parse(bytes).map {
+                (String(decoding: UnsafeBufferPointer(rebasing: bytes[$0.host]), as: UTF8.self),
+                 String(decoding: UnsafeBufferPointer(rebasing: bytes[$0.path]), as: UTF8.self))
+            }
+        }) else { return nil }
         (host, path) = parts
     }
 
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (String, String)? {
+    /// Whether `url` is one this type reads, without making its host and path (the check of
+    /// every thumbnail a listing names).
+    public static func isPlain(_ url: String) -> Bool {
+        var url = url
+        return url.withUTF8 { parse($0) != nil }
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (host: Range<Int>, path: Range<Int>)? {
         func lower(_ byte: UInt8) -> UInt8 { byte | 0x20 }
         var index = 0
         for letter in "http".utf8 {
@@ -51,13 +63,11 @@ public struct PlainHTTPURL: Sendable {
             index += 1
         }
         // The host ends at the first byte that is not a host byte: it must end the authority.
-        guard pathStart == bytes.count || [UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#")].contains(bytes[pathStart]) else {
-            return nil
+        if pathStart < bytes.count {
+            let next = bytes[pathStart]
+            guard next == UInt8(ascii: "/") || next == UInt8(ascii: "?") || next == UInt8(ascii: "#") else { return nil }
         }
-        return (
-            String(decoding: UnsafeBufferPointer(rebasing: bytes[hostStart..<hostEnd]), as: UTF8.self),
-            String(decoding: UnsafeBufferPointer(rebasing: bytes[pathStart..<pathEnd]), as: UTF8.self)
-        )
+        return (hostStart..<hostEnd, pathStart..<pathEnd)
     }
 
     private static func isHostByte(_ byte: UInt8) -> Bool {

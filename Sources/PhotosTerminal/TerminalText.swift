@@ -21,17 +21,20 @@ public enum TerminalText {
     /// scalar.
     static func isUnchangedBySanitizing(_ text: String) -> Bool {
         var previousWasSpace = true
-        let scalars = text.unicodeScalars
         var previous: Unicode.Scalar?
-        var index = scalars.startIndex
-        while index < scalars.endIndex {
-            let scalar = scalars[index]
-            index = scalars.index(after: index)
+        // The scalar before a joiner, until the one after it says whether it joins (see
+        // `rebuildSanitized`).
+        var beforeJoiner: Unicode.Scalar?
+        for scalar in text.unicodeScalars {
             defer { previous = scalar }
             let value = scalar.value
+            if let before = beforeJoiner {
+                guard joins(before, scalar) else { return false }
+                beforeJoiner = nil
+            }
             if value == 0x200D {
-                // Kept only where it joins (see `rebuildSanitized`).
-                if previousWasSpace || !joins(previous, index < scalars.endIndex ? scalars[index] : nil) { return false }
+                guard !previousWasSpace, let previous else { return false }
+                beforeJoiner = previous
                 continue
             }
             if value == 0x20 {
@@ -45,20 +48,20 @@ public enum TerminalText {
             case .control, .lineSeparator, .paragraphSeparator, .spaceSeparator, .surrogate, .privateUse, .unassigned, .format:
                 return false
             default:
-                if scalar.properties.isDefaultIgnorableCodePoint && !isKeptIgnorable(scalar) { return false }
+                if isInvisibleFiller(scalar) { return false }
                 continue
             }
         }
-        return !previousWasSpace
+        return !previousWasSpace && beforeJoiner == nil
     }
 
-    /// Invisible characters that are kept although a terminal shows nothing for them: variation
-    /// selectors (emoji presentation, CJK variants) and Mongolian free variation selectors,
-    /// which change how the character before them is drawn. Other default-ignorable characters
-    /// (Hangul fillers, combining grapheme joiner, tags) go: they can make a title look empty.
-    static func isKeptIgnorable(_ scalar: Unicode.Scalar) -> Bool {
+    /// The default-ignorable characters that are not format characters and are not variation
+    /// selectors: Hangul fillers, the combining grapheme joiner and Khmer's inherent vowels. A
+    /// terminal shows nothing for them: they can make a title look empty. (Variation selectors
+    /// stay: they choose how the character before them is drawn.)
+    static func isInvisibleFiller(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0xFE00...0xFE0F, 0xE0100...0xE01EF, 0x180B...0x180D, 0x180F: return true
+        case 0x34F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0: return true
         default: return false
         }
     }
@@ -78,12 +81,13 @@ public enum TerminalText {
         var result = String.UnicodeScalarView()
         var lastWasSpace = false
         let scalars = Array(text.unicodeScalars)
-        for (index, scalar) in scalars.enumerated() {
+        for index in 0..<scalars.count {
+            let scalar = scalars[index]
             if scalar == "\u{200D}" {
                 if !lastWasSpace, joins(result.last, index + 1 < scalars.count ? scalars[index + 1] : nil) { result.append(scalar) }
                 continue
             }
-            if scalar.properties.isDefaultIgnorableCodePoint && !isKeptIgnorable(scalar) { continue }
+            if isInvisibleFiller(scalar) { continue }
             switch scalar.properties.generalCategory {
             case .control, .lineSeparator, .paragraphSeparator, .spaceSeparator:
                 // Newlines, tabs and other breaks flatten to one space.
