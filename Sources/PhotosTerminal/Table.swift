@@ -56,11 +56,14 @@ public struct Table {
         var cellWidths: [Int] = []
         cellWidths.reserveCapacity(rows.count * count)
         var widths = columns.map { TerminalText.displayWidth($0.title) }
+        // Whether any row has something in the column.
+        var filled = Array(repeating: false, count: count)
         for row in rows {
             for index in 0..<count {
                 let cellWidth = index < row.count ? TerminalText.displayWidth(row[index]) : 0
                 cellWidths.append(cellWidth)
                 widths[index] = max(widths[index], cellWidth)
+                if cellWidth > 0 { filled[index] = true }
             }
         }
         for (index, column) in columns.enumerated() {
@@ -87,8 +90,9 @@ public struct Table {
                 return available()
             }
             var space = shrink()
+            // A column with nothing in it goes first: it would show only its title.
             let droppable = (0..<count).filter { columns[$0].dropOrder != nil && $0 != flexible }
-                .sorted { columns[$0].dropOrder ?? 0 < columns[$1].dropOrder ?? 0 }
+                .sorted { (filled[$0] ? 1 : 0, columns[$0].dropOrder ?? 0) < (filled[$1] ? 1 : 0, columns[$1].dropOrder ?? 0) }
             for index in droppable where space < wanted {
                 kept[index] = false
                 space = shrink()

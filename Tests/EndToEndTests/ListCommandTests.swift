@@ -419,6 +419,10 @@ import Testing
             let past = try await photos.run(["list", "--provider", "flickr", "--query", "dogs", "--page", "5", "--per-page", "7"])
             #expect(past.status == 0 && past.stdout.isEmpty)
             #expect(past.stderr.contains("Page 5 is past the end: 28 photos make 4 pages of 7."), "\(past.stderr)")
+            // Commons does not say its total: its page past the end is said as such too.
+            let commons = try await photos.run(["list", "--provider", "commons", "--query", "dogs", "--page", "40", "--no-thumbnails"])
+            #expect(commons.status == 0 && commons.stdout.isEmpty, "\(commons.stdout)")
+            #expect(commons.stderr.contains("Page 40 has no photos: the results end before it."), "\(commons.stderr)")
             let none = try await photos.run(["list", "--provider", "flickr", "--query", "nothingatall"])
             #expect(none.status == 0 && none.stderr.contains("No photos match \"nothingatall\"."), "\(none.stderr)")
         }

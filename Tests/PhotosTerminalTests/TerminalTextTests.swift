@@ -88,6 +88,13 @@ import Testing
         #expect(!lines(44)[0].contains("OWNER") && !lines(44)[0].contains("SIZE"), "then the owner goes: \(lines(44))")
         #expect(lines(44)[1].hasPrefix("flickr:53624890009  Rex at Playa"), "the id stays whole: \(lines(44))")
         #expect(lines(44)[2].hasSuffix("🐶 dog"), "no padding after the last column shown: \(lines(44))")
+
+        // A column nobody filled (a provider without owners) goes before one that says something.
+        var ownerless = Table(columns: table.columns)
+        ownerless.append(["placeholder:1", "accusamus beatae ad facilis cum similique qui sunt", "", "600×600"])
+        let narrow = ownerless.render(width: 42).split(separator: "\n")
+        #expect(narrow[0].contains("SIZE") && !narrow[0].contains("OWNER"), "the empty owner column goes first: \(narrow)")
+        #expect(narrow[1].hasSuffix("600×600"), "\(narrow)")
     }
 
     /// The table as it was laid out cell by cell with strings, before it was built as bytes.

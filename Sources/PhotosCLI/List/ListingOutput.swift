@@ -76,6 +76,11 @@ extension Listing {
     static func nothingShown(listings: [ProviderListing], request: ListingRequest) -> String {
         let totals = listings.compactMap(\.total)
         let total = totals.reduce(0) { $0.addingSaturating($1) }
+        // A provider that does not say its total (Commons) answers a page past the end with
+        // nothing: that is not "nothing matches".
+        if request.page > 1, totals.count < listings.count {
+            return "Page \(request.page) has no photos: the results end before it. Try a lower --page."
+        }
         guard request.page > 1, totals.count == listings.count, total > 0 else {
             return request.text.map { "No photos match \"\(TerminalText.fit($0, width: 80))\"." } ?? "No photos."
         }
