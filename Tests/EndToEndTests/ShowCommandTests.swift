@@ -112,8 +112,11 @@ import Testing
         try await withServer { server, photos in
             let record = photos.home.appendingPathComponent("opened.txt")
             let opener = photos.home.appendingPathComponent("opener.sh")
+            let signals = photos.home.appendingPathComponent("signals.txt")
             // A viewer that talks on stdout (many do): its words must not mix into photos' data.
-            try "#!/bin/sh\nprintf '%s\\n' \"$#\" \"$1\" > '\(record.path)'\necho 'viewer says hello'\n".write(
+            // It notes the signals it blocks and ignores.
+            try ("#!/bin/sh\nprintf '%s\\n' \"$#\" \"$1\" > '\(record.path)'\necho 'viewer says hello'\n"
+                + "grep -E '^Sig(Blk|Ign):' /proc/$$/status > '\(signals.path)'\n").write(
                 to: opener, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
 
@@ -124,6 +127,13 @@ import Testing
             let path = String(lines.last ?? "")
             #expect(try run.json()["image_path"] as? String == path, "stdout is photos' JSON alone: \(run.stdout)")
             #expect(run.stderr.contains("viewer says hello"), "the viewer's output goes to stderr")
+            // photos' threads block every signal and it ignores SIGPIPE: none of that is the
+            // viewer's, which Ctrl-C and `kill` must stop.
+            // (The C library keeps signals 32 and 33 for itself: the standard ones are 1 to 31.)
+            let masks = try String(contentsOf: signals, encoding: .utf8).split(separator: "\n").compactMap { line in
+                line.split(separator: "\t").last.flatMap { UInt64($0, radix: 16) }.map { $0 & 0x7FFF_FFFF }
+            }
+            #expect(masks == [0, 0], "no signal blocked or ignored: \(masks.map { String($0, radix: 16) })")
             let image = try Data(contentsOf: URL(fileURLWithPath: path))
             #expect(image.prefix(2) == Data([0xFF, 0xD8]))
             #expect(server.stats().requests >= 2)

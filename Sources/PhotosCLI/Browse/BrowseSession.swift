@@ -576,23 +576,17 @@ final class BrowseSession: @unchecked Sendable {
             let file = try await showing.viewable(url, id: photo.id, fetcher: context.imageFetcher(offline: options.offline)) { [queue] note in
                 queue.post(.message(TerminalText.sanitize(note)))
             }
-            let opener = try showing.opener(for: file)
+            let viewer = try showing.opener(for: file)
             // The viewer must not draw on this screen or read its keys.
-            opener.standardInput = FileHandle.nullDevice
-            opener.standardOutput = FileHandle.nullDevice
-            opener.standardError = FileHandle.nullDevice
-            let name = URL(fileURLWithPath: opener.executableURL?.path ?? "viewer").lastPathComponent
+            let pid = try viewer.start(output: .discarded, file: file)
+            queue.post(.message(TerminalText.sanitize("opened with \(viewer.name)")))
             // The viewer runs on while browsing goes on; one that fails says so when it ends,
-            // after "opened" (a viewer can fail before `run` returns).
-            let announced = DispatchSemaphore(value: 0)
-            opener.terminationHandler = { [queue] process in
-                announced.wait()
-                guard process.terminationReason == .exit, process.terminationStatus != 0 else { return }
-                queue.post(.message(TerminalText.sanitize("\(name) exited with status \(process.terminationStatus); the image is at \(file.path)")))
+            // after "opened". Waited for on a thread of its own: it may stay open for hours.
+            let waiter = Thread { [queue] in
+                guard let status = Viewer.wait(pid), status != 0 else { return }
+                queue.post(.message(TerminalText.sanitize("\(viewer.name) exited with status \(status); the image is at \(file.path)")))
             }
-            try opener.run()
-            queue.post(.message(TerminalText.sanitize("opened with \(name)")))
-            announced.signal()
+            waiter.start()
         } catch {
             if error is CancellationError { return }
             let line = "\(photo.id): could not open: " + TerminalText.sanitize(Diagnostics.describe(error))

@@ -178,14 +178,7 @@ private enum CrashRestore {
         for (index, signal) in signals.enumerated() {
             caught[index] = false
             if terminating.contains(signal) {
-                var current = sigaction()
-                sigaction(signal, nil, &current)
-                #if canImport(Glibc)
-                let handler = unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self)
-                #else
-                let handler = unsafeBitCast(current.__sigaction_u.__sa_handler, to: Int.self)
-                #endif
-                guard handler == unsafeBitCast(SIG_DFL, to: Int.self) else { continue }
+                guard currentSignalHandler(signal) == unsafeBitCast(SIG_DFL, to: Int.self) else { continue }
             }
             var action = signalAction(crashHandler)
             sigaction(signal, &action, previous + index)
@@ -201,8 +194,19 @@ private enum CrashRestore {
     }
 }
 
+/// The handler `signal` has now, as a number to compare with `SIG_DFL` and `SIG_IGN`.
+func currentSignalHandler(_ signal: Int32) -> Int {
+    var current = sigaction()
+    sigaction(signal, nil, &current)
+    #if canImport(Glibc)
+    return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self)
+    #else
+    return unsafeBitCast(current.__sigaction_u.__sa_handler, to: Int.self)
+    #endif
+}
+
 /// An action that runs `handler` (or SIG_DFL, SIG_IGN), with no signal blocked and no flags.
-private func signalAction(_ handler: (@convention(c) (Int32) -> Void)?) -> sigaction {
+func signalAction(_ handler: (@convention(c) (Int32) -> Void)?) -> sigaction {
     var action = sigaction()
     #if canImport(Glibc)
     action.__sigaction_handler.sa_handler = handler

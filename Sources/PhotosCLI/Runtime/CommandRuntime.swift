@@ -25,20 +25,31 @@ enum CommandRuntime {
         let received = Atomic<Int32>(0)
         let running = Mutex<Task<Void, any Error>?>(nil)
         signal(SIGPIPE, SIG_IGN)
+        let stop: @Sendable (Int32) -> Void = { signal in
+            guard received.compareExchange(expected: 0, desired: signal, ordering: .relaxed).exchanged else { return }
+            running.withLock { $0 }?.cancel()
+            // Cancellation normally ends the work at once; never hang on it.
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(900)) {
+                leave(after: signal)
+            }
+        }
         // The signal sources are in place before the work starts. libdispatch installs its
-        // handler for a signal when the first source for it registers; a command that adds its
-        // own sources (browse) must not register first, or the SIG_IGN set here would replace
-        // that handler and the signal would be lost.
-        let sources = stopSignals.map { stop in
-            signal(stop.signal, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: stop.signal, queue: .global())
-            source.setEventHandler {
-                guard received.compareExchange(expected: 0, desired: stop.signal, ordering: .relaxed).exchanged else { return }
-                running.withLock { $0 }?.cancel()
-                // Cancellation normally ends the work at once; never hang on it.
-                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(900)) {
-                    leave(after: stop.signal)
-                }
+        // handler for a signal when the first source for it registers, on its own thread a
+        // moment later; a command that adds its own sources (browse) must not register first, or
+        // the handler set here would replace libdispatch's. Until the source is registered, a
+        // signal is recorded by that handler (ignored, it was lost, and the command ran to its
+        // end), and the registration acts on it.
+        let sources = stopSignals.map { stopping in
+            if !hasHandler(stopping.signal) {
+                var action = signalAction(recordEarlyStop)
+                action.sa_flags = SA_RESTART
+                sigaction(stopping.signal, &action, nil)
+            }
+            let source = DispatchSource.makeSignalSource(signal: stopping.signal, queue: .global())
+            source.setEventHandler { stop(stopping.signal) }
+            source.setRegistrationHandler {
+                let early = earlyStop.exchange(0, ordering: .relaxed)
+                if early != 0 { stop(early) }
             }
             source.resume()
             return source
@@ -60,6 +71,13 @@ enum CommandRuntime {
             }
             throw report(error)
         }
+    }
+
+    /// Whether `signal` already has a handler (libdispatch's, from an earlier command in this
+    /// process), which must not be replaced.
+    private static func hasHandler(_ signal: Int32) -> Bool {
+        let handler = currentSignalHandler(signal)
+        return handler != unsafeBitCast(SIG_DFL, to: Int.self) && handler != unsafeBitCast(SIG_IGN, to: Int.self)
     }
 
     /// Says why on stderr and exits with 128 + the signal's number, as shells report it.
@@ -99,6 +117,15 @@ enum CommandRuntime {
             return ExitCode(1)
         }
     }
+}
+
+/// A stop signal that came before libdispatch's handler was in place (see
+/// `CommandRuntime.run`), 0 when none did.
+private let earlyStop = Atomic<Int32>(0)
+
+/// The handler until then: records the signal (an atomic store is safe in a signal handler).
+private func recordEarlyStop(_ signal: Int32) {
+    _ = earlyStop.compareExchange(expected: 0, desired: signal, ordering: .relaxed)
 }
 
 /// One provider's failure, where several failed: said with the provider's name, as the others

@@ -237,16 +237,10 @@ struct Showing {
 
     /// Runs the opener with the path as its last argument, without a shell.
     func launchOpener(_ file: URL) throws {
-        let process = try opener(for: file)
-        do {
-            try process.run()
-        } catch {
-            throw PhotosError.unavailable(
-                provider: "opener", detail: "cannot run \(process.executableURL?.path ?? ""): \(error.localizedDescription); the image is at \(file.path)")
-        }
-        process.waitUntilExit()
-        if process.terminationStatus != 0 {
-            Diagnostics.warning("\(process.executableURL?.lastPathComponent ?? "the viewer") exited with status \(process.terminationStatus); the image is at \(file.path)")
+        let viewer = try opener(for: file)
+        let pid = try viewer.start(output: .standardError, file: file)
+        if let status = Viewer.wait(pid), status != 0 {
+            Diagnostics.warning("\(viewer.name) exited with status \(status); the image is at \(file.path)")
         }
     }
 
@@ -254,7 +248,7 @@ struct Showing {
     /// the path is its last argument, never passed through a shell. PHOTOS_OPENER names a
     /// program, or a program and its options split at spaces (`feh --fullscreen`).
     /// - Throws: `PhotosError.unavailable` when the program cannot be found.
-    func opener(for file: URL) throws -> Process {
+    func opener(for file: URL) throws -> Viewer {
         let opener = environment.settings["PHOTOS_OPENER"] ?? {
             #if os(macOS)
             return "open"
@@ -288,12 +282,7 @@ struct Showing {
                 provider: "opener",
                 detail: "no program \(TerminalText.quoted(name)) to open the image with (set PHOTOS_OPENER to a viewer); the image is at \(file.path)")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = options + [file.path]
-        // What a viewer prints is not photos' data: stdout stays the table or JSON it asked for.
-        process.standardOutput = FileHandle.standardError
-        return process
+        return Viewer(executable: executable, arguments: options + [file.path])
     }
 
     /// `text` split into words at spaces and tabs, as a shell would, without expanding anything:
