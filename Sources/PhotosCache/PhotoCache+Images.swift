@@ -126,66 +126,22 @@ extension PhotoCache {
         }
         var results: [String: Result<URL, any Error>] = [:]
         results.reserveCapacity(wanted.count)
-        // Every image lives in one folder: one `mkdir` for the batch.
         let relatives = mine.map { store.relativePath(for: $0.url) }
-        var folderError: (any Error)?
-        if let first = relatives.first {
-            do {
-                try store.prepareFolder(relativePath: first)
-            } catch {
-                // The cache's own folder, not any host: said as a file that could not be written.
-                let folder = (rootPath + "/" + first as NSString).deletingLastPathComponent
-                folderError = TransportError.fileSystem(path: folder, detail: Self.describe(error))
-            }
+        // A batch, then once more, as a batch too, for the images another process's `cache clear`
+        // took from under it (its folder is made again): one at a time, a clear during a listing
+        // of 500 made it take minutes.
+        var ended = [Result<URL, any Error>?](repeating: nil, count: mine.count)
+        var pending = Array(mine.indices)
+        for pass in 1...2 where !pending.isEmpty {
+            let outcomes = await downloadBatch(
+                pending.map { (mine[$0].url, mine[$0].provider, mine[$0].shared, relatives[$0]) }, http: http, maxBytes: maxBytes,
+                lastPass: pass == 2, progress: progress)
+            for (slot, index) in pending.enumerated() { ended[index] = outcomes[slot] }
+            pending = pending.filter { ended[$0].map(Self.wasRemoved) == true }
         }
-        let outcomes = Mutex([Result<URL, any Error>?](repeating: nil, count: mine.count))
-        if let folderError {
-            let failure: Result<URL, any Error> = .failure(folderError)
-            outcomes.withLock { $0 = Array(repeating: failure, count: mine.count) }
-            for item in mine {
-                finishDownload(item.url, item.shared, failure)
-                progress(true)
-            }
-        } else {
-            // Paths as strings: a file URL costs thousands of instructions to make, and as many
-            // to read its path back; one is made per file saved, once it is.
-            let items = zip(mine, relatives).map { item, relative in
-                (request: HTTPRequest(url: item.url, maxBodyBytes: maxBytes), path: rootPath + "/" + relative)
-            }
-            await http.downloadAll(items) { [self, mine] index, result in
-                let item = mine[index]
-                let outcome: Result<URL, any Error>
-                if case .failure(let error) = result, removedMeanwhile(error, path: items[index].path) {
-                    // Another process cleared the cache while this batch ran: its folder is made
-                    // again and the image fetched again below, not failed.
-                    outcome = .failure(DownloadedFileRemoved.removed)
-                } else {
-                    outcome = result.flatMap { response in
-                        recordDownload(item.url, provider: item.provider, relative: relatives[index], at: items[index].path, response: response)
-                    }
-                }
-                outcomes.withLock { $0[index] = outcome }
-                // Waiters of another caller learn it now; a file removed under us is fetched
-                // again below, so that one waits.
-                if !Self.wasRemoved(outcome) { finishDownload(item.url, item.shared, outcome) }
-                progress(Self.isFailure(outcome))
-            }
-        }
-        let ended = outcomes.withLock { $0 }
         for (index, item) in mine.enumerated() {
-            var outcome = ended[index] ?? .failure(CancellationError())
-            if Self.wasRemoved(outcome) {
-                // Evicted by another process between its rename and the size check: once more.
-                do {
-                    outcome = .success(try await performDownload(item.url, provider: item.provider, http: http, maxBytes: maxBytes))
-                } catch {
-                    outcome = .failure(error)
-                }
-                finishDownload(item.url, item.shared, outcome)
-                progress(Self.isFailure(outcome))
-            } else if ended[index] == nil {
-                finishDownload(item.url, item.shared, outcome)
-            }
+            let outcome = ended[index] ?? .failure(CancellationError())
+            if ended[index] == nil { finishDownload(item.url, item.shared, outcome) }
             results[item.url] = outcome
         }
         // The rare URL another caller is downloading: waited for (and, if that caller was
@@ -206,6 +162,55 @@ extension PhotoCache {
             }
         }
         return results
+    }
+
+    /// One batch of `downloadAll`: the images' folder made (one `mkdir`), every image asked for at
+    /// once, each recorded as it arrives. An image whose file another process removed meanwhile
+    /// comes back as `DownloadedFileRemoved` (its waiters keep waiting) unless `lastPass`.
+    private func downloadBatch(
+        _ batch: [(url: String, provider: String?, shared: SharedDownload, relative: String)], http: any HTTPFetching, maxBytes: Int,
+        lastPass: Bool, progress: @escaping @Sendable (Bool) -> Void
+    ) async -> [Result<URL, any Error>?] {
+        let outcomes = Mutex([Result<URL, any Error>?](repeating: nil, count: batch.count))
+        do {
+            if let first = batch.first { try store.prepareFolder(relativePath: first.relative) }
+        } catch {
+            // The cache's own folder, not any host: said as a file that could not be written.
+            let folder = (rootPath + "/" + (batch.first?.relative ?? "") as NSString).deletingLastPathComponent
+            let failure: Result<URL, any Error> = .failure(TransportError.fileSystem(path: folder, detail: Self.describe(error)))
+            for item in batch {
+                finishDownload(item.url, item.shared, failure)
+                progress(true)
+            }
+            return Array(repeating: failure, count: batch.count)
+        }
+        // Paths as strings: a file URL costs thousands of instructions to make, and as many to
+        // read its path back; one is made per file saved, once it is.
+        let items = batch.map { (request: HTTPRequest(url: $0.url, maxBodyBytes: maxBytes), path: rootPath + "/" + $0.relative) }
+        await http.downloadAll(items) { [self] index, result in
+            let item = batch[index]
+            var outcome: Result<URL, any Error>
+            if case .failure(let error) = result, removedMeanwhile(error, path: items[index].path) {
+                // Another process cleared the cache while this batch ran: fetched again (after
+                // a second clear, failed as it is).
+                outcome = .failure(lastPass ? error : DownloadedFileRemoved.removed)
+            } else {
+                outcome = result.flatMap { response in
+                    recordDownload(item.url, provider: item.provider, relative: item.relative, at: items[index].path, response: response)
+                }
+            }
+            if lastPass, Self.wasRemoved(outcome) {
+                outcome = .failure(TransportError.fileSystem(path: items[index].path, detail: "the downloaded file was removed before it could be used"))
+            }
+            outcomes.withLock { $0[index] = outcome }
+            // Waiters of another caller learn it now; a file removed under us is fetched again,
+            // so that one waits.
+            if !Self.wasRemoved(outcome) {
+                finishDownload(item.url, item.shared, outcome)
+                progress(Self.isFailure(outcome))
+            }
+        }
+        return outcomes.withLock { $0 }
     }
 
     /// Publishes the end of a download this caller ran to those waiting for it.

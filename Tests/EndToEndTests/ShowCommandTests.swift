@@ -116,7 +116,8 @@ import Testing
             // A viewer that talks on stdout (many do): its words must not mix into photos' data.
             // It notes the signals it blocks and ignores.
             try ("#!/bin/sh\nprintf '%s\\n' \"$#\" \"$1\" > '\(record.path)'\necho 'viewer says hello'\n"
-                + "grep -E '^Sig(Blk|Ign):' /proc/$$/status > '\(signals.path)'\n").write(
+                // Read by the shell itself: a child (grep) could catch it forking, signals blocked.
+                + "while read -r key value; do case $key in SigBlk:|SigIgn:) echo \"$key\t$value\";; esac; done < /proc/$$/status > '\(signals.path)'\n").write(
                 to: opener, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
 
