@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
-# Builds photos_VERSION_ARCH.deb in the current folder from a built release binary and the
+# Builds photos_VERSION_ARCH.deb in the repository's root folder from a built release binary and the
 # generated man pages (make deb runs it after make release and make man): the files of
 # `make install PREFIX=/usr`, Depends worked out by dpkg-shlibdeps from the binary, plus the
-# libcurl that photos loads at run time (dlopen, which dpkg-shlibdeps cannot see).
+# libcurl that photos loads at run time (dlopen, which dpkg-shlibdeps cannot see); the imaging
+# libraries it loads the same way are recommended.
 # Usage: PHOTOS_BIN=... MAN_SOURCE=... [DEB_MAINTAINER='Name <email>'] scripts/make-deb.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 : "${PHOTOS_BIN:?the release binary}" "${MAN_SOURCE:?the folder of generated man pages}"
-# libcurl 7.68 brought curl_multi_wakeup, the newest call photos makes.
-curl_depends="libcurl4 (>= 7.68.0)"
+# libcurl 7.87 brought CURLOPT_QUICK_EXIT (7.85, CURLOPT_PROTOCOLS_STR), the newest options photos
+# sets: an older libcurl refuses them and every transfer fails.
+curl_depends="libcurl4 (>= 7.87.0)"
+# Loaded at run time for thumbnails and previews (dlopen): without them grids and browse show
+# empty tiles, with a warning naming the package.
+image_recommends="libchafa0, libglib2.0-0, libturbojpeg0, libpng16-16, libwebp7"
 maintainer=${DEB_MAINTAINER:-"photos developers <photos@localhost>"}
 
 version=$("$PHOTOS_BIN" --version)
@@ -26,6 +31,8 @@ Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
 Upstream-Name: photos
 Source: https://github.com/photos-cli/photos
 COPYRIGHT
+# Readable by all whatever the umask (cat > made it 0600 under umask 077).
+chmod 0644 "$stage/usr/share/doc/photos/copyright"
 
 # dpkg-shlibdeps reads the package's debian/control: give it a minimal one.
 mkdir -p "$work/src/debian"
@@ -41,7 +48,7 @@ Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 Depends: $shlib_depends, $curl_depends
-Recommends: bash-completion, xdg-utils
+Recommends: $image_recommends, bash-completion, xdg-utils
 Section: graphics
 Priority: optional
 Homepage: https://github.com/photos-cli/photos
