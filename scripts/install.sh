@@ -33,6 +33,9 @@ install_files() {
 
   install -d -m 755 "$bin_dir" "$man_dir" "$bash_dir" "$zsh_dir" "$fish_dir"
   install -m 755 "$PHOTOS_BIN" "$bin_dir/photos"
+  # Without its debug information: a third of the release binary, and it names the folders it
+  # was built in. The symbols stay, for crash backtraces.
+  if command -v strip >/dev/null; then strip --strip-debug "$bin_dir/photos"; fi
 
   local page name
   for page in "$MAN_SOURCE"/photos.1 "$MAN_SOURCE"/photos.*.1; do
@@ -44,7 +47,13 @@ install_files() {
     # indented by two spaces are examples or lists: they become literal blocks, or man fills and
     # hyphenates them like prose and copying an example gives a wrong command. The `help`
     # pseudo-command, whose page is not installed, leaves SEE ALSO.
+    # A subcommand's NAME is `photos-list`, as git names its pages, so that whatis and apropos
+    # (man-db's lexgrog) can read it; `photos list` could not be, and the page was not found.
+    # Its SYNOPSIS keeps the command as it is typed. The summary loses its quotes there too.
     awk '
+      /^\.Nm "[^"]*"$/ && !named { name = substr($0, 6, length($0) - 6); named = 1; n = name; gsub(/ /, "-", n); print ".Nm " n; next }
+      /^\.Nm$/ && named { print ".Nm \"" name "\""; next }
+      /^\.Nd "[^"]*"$/ { print ".Nd " substr($0, 6, length($0) - 6); next }
       /^  / { if (!literal) { print ".Bd -literal -offset indent"; literal = 1 } print; next }
       literal { print ".Ed"; literal = 0 }
       /^$/ { print ".Pp"; next }

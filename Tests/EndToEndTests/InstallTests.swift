@@ -38,10 +38,18 @@ import Testing
                 || $0.hasSuffix("photos.fish")
         }, "nothing else: \(files.sorted())")
         #expect(FileManager.default.isExecutableFile(atPath: root.appendingPathComponent("bin/photos").path))
+        // Installed without its debug information (a third of a release binary, and the build's
+        // folder names).
+        let sections = try runTool("/usr/bin/readelf", ["-S", "-W", root.appendingPathComponent("bin/photos").path])
+        #expect(sections.status == 0 && sections.stdout.contains(".text") && !sections.stdout.contains(".debug_"), "\(sections.stdout.prefix(2000))")
         let version = try runTool(root.appendingPathComponent("bin/photos").path, ["--version"])
         #expect(version.status == 0 && !version.stdout.isEmpty)
 
         if let man = Self.man {
+            // whatis and apropos can read a subcommand's page (man-db's lexgrog, beside man).
+            let lexgrog = URL(fileURLWithPath: man).deletingLastPathComponent().appendingPathComponent("lexgrog").path
+            let names = try runTool(lexgrog, [root.appendingPathComponent("share/man/man1/photos.list.1").path])
+            #expect(names.status == 0 && names.stdout.contains("photos-list - List or search photos"), "\(names.stdout) \(names.stderr)")
             // Every page renders without a warning, and shows the options --help shows.
             for page in files where page.hasPrefix("share/man/man1/") {
                 let rendered = try runTool(man, ["-l", root.appendingPathComponent(page).path], environment: ["MANWIDTH": "100", "PATH": "/usr/bin:/bin"])
