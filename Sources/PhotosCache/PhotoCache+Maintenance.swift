@@ -181,7 +181,10 @@ extension PhotoCache {
         }
         if let entries = try? FileManager.default.contentsOfDirectory(atPath: root.path) {
             for entry in entries where entry.hasPrefix("trash-") {
-                fs.remove(atPath: root.appendingPathComponent(entry).path)
+                // What an interrupted clear or a rebuild left: counted as the orphans it is.
+                let trash = root.appendingPathComponent(entry).path
+                removed += fs.files(under: trash).count
+                fs.remove(atPath: trash)
             }
         }
         try index.write { db in

@@ -228,7 +228,8 @@ import Testing
         #expect(try after.indexedImages(urls).isEmpty, "the index is emptied")
         let trash = try FileManager.default.contentsOfDirectory(atPath: bed.folder.path).filter { $0.hasPrefix("trash-") }
         #expect(trash.count == 1, "the old files are left aside: \(trash)")
-        _ = try after.evict(wait: true, sweep: true)
+        let swept = try after.evict(wait: true, sweep: true)
+        #expect(swept.removedOrphans == 5, "the sweep says what it deleted: \(swept.removedOrphans)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: bed.folder.path).filter { $0.hasPrefix("trash-") }.isEmpty)
         after.close()
     }

@@ -136,7 +136,7 @@ extension PhotosCommand {
                         // Interrupted after the point of no return: the cache is empty, some old
                         // files are still on the disk, and the exit is 130 all the same.
                         Diagnostics.note("The cache is emptied (\(removed.images) \(removed.images == 1 ? "image" : "images"), \(ByteText.format(removed.bytes))); "
-                            + "interrupted before all the old files were deleted: photos cache prune deletes the rest (any command does within the hour).")
+                            + "interrupted before all the old files were deleted: photos cache prune deletes the rest now (else the hourly sweep of a later command does).")
                         return
                     }
                     Diagnostics.note("Removed \(removed.images) \(removed.images == 1 ? "image" : "images") (\(ByteText.format(removed.bytes)))"
