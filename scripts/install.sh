@@ -35,7 +35,8 @@ install_files() {
   install -m 755 "$PHOTOS_BIN" "$bin_dir/photos"
   # Without its debug information: a third of the release binary, and it names the folders it
   # was built in. The symbols stay, for crash backtraces.
-  if command -v strip >/dev/null; then strip --strip-debug "$bin_dir/photos"; fi
+  # (GNU strip; BSD's says -S.)
+  if command -v strip >/dev/null; then strip --strip-debug "$bin_dir/photos" 2>/dev/null || strip -S "$bin_dir/photos" || true; fi
 
   local page name
   for page in "$MAN_SOURCE"/photos.1 "$MAN_SOURCE"/photos.*.1; do

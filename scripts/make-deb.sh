@@ -14,7 +14,8 @@ cd "$(dirname "$0")/.."
 curl_depends="libcurl4 (>= 7.87.0)"
 # Loaded at run time for thumbnails and previews (dlopen): without them grids and browse show
 # empty tiles, with a warning naming the package.
-image_recommends="libchafa0, libglib2.0-0, libturbojpeg0, libpng16-16, libwebp7"
+# (Named with t64 since Debian 13 and Ubuntu 24.04.)
+image_recommends="libchafa0t64 | libchafa0, libglib2.0-0t64 | libglib2.0-0, libturbojpeg0, libpng16-16t64 | libpng16-16, libwebp7"
 maintainer=${DEB_MAINTAINER:-"photos developers <photos@localhost>"}
 
 version=$("$PHOTOS_BIN" --version)

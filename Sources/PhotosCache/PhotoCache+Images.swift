@@ -257,17 +257,11 @@ extension PhotoCache {
         guard response.isSuccess else {
             return .failure(PhotosError.unavailable(provider: URLComponents(string: url)?.host ?? "unknown host", detail: "HTTP \(response.status)"))
         }
-        // What the file is and its size, as the transport wrote it (no system call: this runs for
-        // every image), or else from the file.
-        let size: Int64, kind: ImageKind?
-        if let head = response.fileHead {
-            size = Int64(response.bytes)
-            kind = ImageKind(sniffing: head)
-        } else {
-            guard let found = configuration.fileSystem.fileSize(atPath: path) else { return .failure(DownloadedFileRemoved.removed) }
-            size = found
-            kind = ImageKind(path: path)
-        }
+        // The size from the file: it is also there still (another process's `cache clear` may
+        // have moved it away since its rename; it is fetched again). What it is, from the first
+        // bytes the transport wrote (no reading back: this runs for every image), or the file.
+        guard let size = configuration.fileSystem.fileSize(atPath: path) else { return .failure(DownloadedFileRemoved.removed) }
+        let kind = response.fileHead.map { ImageKind(sniffing: $0) } ?? ImageKind(path: path)
         // A body that is not an image (an error page sent with 200, HTML, a compressed bomb) is
         // never kept under an image's name: a later run, `--refresh` or not, would take it for
         // the image and never ask again.

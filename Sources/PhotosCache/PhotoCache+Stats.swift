@@ -24,6 +24,9 @@ public struct CacheStatistics: Sendable, Equatable {
     public var imageMisses: Int
     /// Per provider: listings and images.
     public var providers: [ProviderStatistics]
+    /// Files an interrupted `cache clear` set aside (`trash-*`), not deleted yet, and their bytes.
+    public var deletingFiles = 0
+    public var deletingBytes: Int64 = 0
 
     public struct ProviderStatistics: Sendable, Equatable {
         public var name: String
@@ -42,6 +45,19 @@ extension PhotoCache {
     /// Counts and sizes from the index (no folder is listed), and hit rates of the last runs.
     /// - Throws: ``CacheUnavailable`` or a database error.
     public func statistics(lastRuns: Int = PhotoCache.statisticsRuns) throws -> CacheStatistics {
+        var statistics = try indexStatistics(lastRuns: lastRuns)
+        // What an interrupted clear left to delete: on disk, though no longer in the cache.
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        for entry in entries where entry.hasPrefix("trash-") {
+            for file in configuration.fileSystem.files(under: root.appendingPathComponent(entry).path) {
+                statistics.deletingFiles += 1
+                statistics.deletingBytes += file.size
+            }
+        }
+        return statistics
+    }
+
+    private func indexStatistics(lastRuns: Int) throws -> CacheStatistics {
         // A cache without an index is reported empty, and no index is made by looking at it. An
         // index that cannot be looked at (a folder the user may not read) is no empty cache: the
         // open below says why it cannot be used.

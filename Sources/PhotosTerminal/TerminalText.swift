@@ -52,7 +52,7 @@ public enum TerminalText {
                 continue
             }
         }
-        return !previousWasSpace && beforeJoiner == nil
+        return !previousWasSpace && (beforeJoiner.map { joins($0, nil) } ?? true)
     }
 
     /// The default-ignorable characters that are not format characters and are not variation
@@ -66,12 +66,15 @@ public enum TerminalText {
         }
     }
 
-    /// Whether a zero-width joiner between `previous` and `next` joins something: an emoji
-    /// sequence (👩‍💻) or a consonant after a virama in an Indic script. Anywhere else (between
-    /// Latin letters, at an end, in a run) it only hides itself, and goes.
+    /// Whether a zero-width joiner between `previous` and `next` (nil: the end) joins something:
+    /// an emoji sequence (👩‍💻), or a virama on either side in an Indic script (a half form, a
+    /// Malayalam chillu at a word's end, Bengali's ra with ya-phala, Sinhala's touching letters).
+    /// Anywhere else (between Latin letters, at an end, in a run) it only hides itself, and goes.
     static func joins(_ previous: Unicode.Scalar?, _ next: Unicode.Scalar?) -> Bool {
-        guard let previous, let next, next.value > 0x7F, previous.value > 0x7F else { return false }
-        if previous.properties.canonicalCombiningClass == .virama { return next.properties.isAlphabetic }
+        guard let previous, previous.value > 0x7F else { return false }
+        if previous.properties.canonicalCombiningClass == .virama { return true }
+        guard let next, next.value > 0x7F else { return false }
+        if next.properties.canonicalCombiningClass == .virama { return true }
         let emojiBefore = previous.properties.isEmoji || previous.properties.isEmojiModifier || previous.value == 0xFE0F
         return emojiBefore && next.properties.isEmoji
     }

@@ -344,6 +344,36 @@ import Testing
         }
     }
 
+    /// Ctrl-C while `show --open` waits for its viewer ends photos at once (it waited for the
+    /// viewer in a blocking call, and left only at the 0.9 s deadline); the viewer, a program of
+    /// its own, stays open.
+    @Test func aSignalWhileTheViewerIsOpenEndsPhotosAtOnce() async throws {
+        try await withServer { _, photos in
+            let started = photos.home.appendingPathComponent("viewer.pid")
+            let viewer = photos.home.appendingPathComponent("viewer.sh")
+            try "#!/bin/sh\necho $$ > '\(started.path).tmp' && mv '\(started.path).tmp' '\(started.path)'\nexec sleep 30\n".write(
+                to: viewer, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: viewer.path)
+            let running = try photos.start(["show", "placeholder:2", "--open"], environment: ["PHOTOS_OPENER": viewer.path])
+            let deadline = Date().addingTimeInterval(20)
+            while !FileManager.default.fileExists(atPath: started.path), Date() < deadline, running.process.isRunning {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            let pid = try #require(Int32(try String(contentsOf: started, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+            defer { kill(pid, SIGKILL) }
+            let signalled = Date()
+            kill(running.process.processIdentifier, SIGINT)
+            while running.process.isRunning, Date().timeIntervalSince(signalled) < 10 {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            let elapsed = Date().timeIntervalSince(signalled)
+            let run = try await running.finish()
+            #expect(run.status == 130 && run.stderr.contains("interrupted"), "\(run.status) \(run.stderr)")
+            #expect(elapsed < 0.7, "exited \(elapsed) s after Ctrl-C: the 0.9 s deadline, not at once")
+            #expect(kill(pid, 0) == 0, "the viewer is still open")
+        }
+    }
+
     @Test(arguments: [(SIGINT, "interrupted"), (SIGTERM, "terminated"), (SIGHUP, "hung up")])
     func aSignalDuringThumbnailPrefetchExitsQuicklyKeepingWhatArrived(signal: Int32, said: String) async throws {
         try await withServer { server, photos in

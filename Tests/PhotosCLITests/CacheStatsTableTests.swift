@@ -15,5 +15,18 @@ struct CacheStatsTableTests {
         #expect(table.contains("1 page, 1 photo") && table.contains("1 file,"), "\(table)")
         #expect(table.contains("100% in the last 1 run (1 hit, 0 fetched)"), "\(table)")
         #expect(table.contains("Image hits    100% (1 hit, 0 fetched)"), "\(table)")
+        #expect(!table.contains("Being deleted"), "nothing left by a clear: no line for it")
+    }
+
+    /// What an interrupted clear left on disk is said, with what deletes it.
+    @Test func filesAnInterruptedClearLeftAreSaid() {
+        var stats = CacheStatistics(
+            path: "/cache", listings: 0, photos: 0, images: 0, imageBytes: 0, indexBytes: 4096, maxBytes: 1 << 20,
+            oldestEntry: nil, runs: 1, listingHitRate: nil, imageHitRate: nil, listingHits: 0, listingMisses: 0, imageHits: 0,
+            imageMisses: 0, providers: [])
+        stats.deletingFiles = 3
+        stats.deletingBytes = 3 << 20
+        let table = PhotosCommand.Cache.Stats.render(stats, now: Date(), width: nil)
+        #expect(table.contains("Being deleted  3 files, 3.0 MiB an interrupted clear left: photos cache prune deletes them"), "\(table)")
     }
 }

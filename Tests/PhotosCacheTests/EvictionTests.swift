@@ -228,8 +228,11 @@ import Testing
         #expect(try after.indexedImages(urls).isEmpty, "the index is emptied")
         let trash = try FileManager.default.contentsOfDirectory(atPath: bed.folder.path).filter { $0.hasPrefix("trash-") }
         #expect(trash.count == 1, "the old files are left aside: \(trash)")
+        let left = try after.statistics()
+        #expect(left.deletingFiles == 5 && left.deletingBytes == 500, "stats say what is left to delete: \(left.deletingFiles)")
         let swept = try after.evict(wait: true, sweep: true)
         #expect(swept.removedOrphans == 5, "the sweep says what it deleted: \(swept.removedOrphans)")
+        #expect(try after.statistics().deletingFiles == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: bed.folder.path).filter { $0.hasPrefix("trash-") }.isEmpty)
         after.close()
     }

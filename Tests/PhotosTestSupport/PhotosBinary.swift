@@ -138,11 +138,21 @@ public final class SpawnedProcess: Sendable {
         posix_spawn_file_actions_adddup2(&actions, standardError, 2)
         // glibc 2.34's posix_spawn_file_actions_addclosefrom_np, which Swift's Glibc does not export.
         if let closeFrom = Self.addCloseFrom { _ = closeFrom(&actions, 3) }
-        // Its own process group, as Foundation's Process starts it.
+        // Its own process group, as Foundation's Process starts it, and with the signals a shell
+        // gives a command: none blocked, each at its default (the test process's threads block
+        // them, and an ignored SIGINT would be inherited until photos sets its own handler).
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var all = sigset_t()
+        sigfillset(&all)
+        sigdelset(&all, SIGKILL)
+        sigdelset(&all, SIGSTOP)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {

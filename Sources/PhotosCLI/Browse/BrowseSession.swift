@@ -583,7 +583,10 @@ final class BrowseSession: @unchecked Sendable {
             // The viewer runs on while browsing goes on; one that fails says so when it ends,
             // after "opened". Waited for on a thread of its own: it may stay open for hours.
             let waiter = Thread { [queue] in
-                guard let status = Viewer.wait(pid), status != 0 else { return }
+                let status = Viewer.wait(pid) {
+                    queue.post(.message(TerminalText.sanitize("\(viewer.name) wanted the terminal browse is using: it was closed")))
+                }
+                guard let status, status != 0 else { return }
                 queue.post(.message(TerminalText.sanitize("\(viewer.name) exited with status \(status); the image is at \(file.path)")))
             }
             waiter.start()

@@ -68,6 +68,13 @@ extension PhotosCommand {
                     ("Images", "\(counted(stats.images, "file")), \(ByteText.format(stats.imageBytes))"),
                     ("Index", ByteText.format(stats.indexBytes)),
                     ("Total", "\(ByteText.format(stats.totalBytes)) of \(ByteText.format(stats.maxBytes))"),
+                ]
+                if stats.deletingFiles > 0 {
+                    rows.append((
+                        "Being deleted",
+                        "\(counted(stats.deletingFiles, "file")), \(ByteText.format(stats.deletingBytes)) an interrupted clear left: photos cache prune deletes them"))
+                }
+                rows += [
                     ("Oldest entry", stats.oldestEntry.map { "\($0.formatted(.iso8601)) (\(AgeText.format(now.timeIntervalSince($0))) ago)" } ?? "-"),
                     ("Listing hits", "\(percent(stats.listingHitRate)) in the last \(counted(stats.runs, "run")) (\(counted(stats.listingHits, "hit")), \(stats.listingMisses) fetched)"),
                     ("Image hits", "\(percent(stats.imageHitRate)) (\(counted(stats.imageHits, "hit")), \(stats.imageMisses) fetched)"),

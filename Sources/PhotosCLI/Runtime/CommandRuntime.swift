@@ -41,6 +41,7 @@ enum CommandRuntime {
         // end), and the registration acts on it.
         let sources = stopSignals.map { stopping in
             if !hasHandler(stopping.signal) {
+                _ = earlyStop.load(ordering: .relaxed)  // made now, never first in the handler
                 var action = signalAction(recordEarlyStop)
                 action.sa_flags = SA_RESTART
                 sigaction(stopping.signal, &action, nil)
@@ -59,11 +60,17 @@ enum CommandRuntime {
         running.withLock { $0 = task }
         if received.load(ordering: .relaxed) != 0 { task.cancel() }  // a signal came before the work started
 
+        // A signal the early handler recorded after the source's registration looked (the
+        // handler ran late): never an exit of 0 after it.
+        func unhandledEarlyStop() -> Int32 { earlyStop.exchange(0, ordering: .relaxed) }
         do {
             try await task.value
             if received.load(ordering: .relaxed) != 0 { leave(after: received.load(ordering: .relaxed)) }
+            let late = unhandledEarlyStop()
+            if late != 0 { leave(after: late) }
         } catch {
-            let signal = received.load(ordering: .relaxed)
+            let late = unhandledEarlyStop()
+            let signal = received.load(ordering: .relaxed) != 0 ? received.load(ordering: .relaxed) : late
             if signal != 0 || error is CancellationError {
                 // The work has wound down (temp files removed, downloads recorded); leave
                 // without running exit handlers, which could race threads still finishing.

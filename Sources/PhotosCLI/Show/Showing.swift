@@ -79,7 +79,7 @@ struct Showing {
             try Output.write((preview ?? "") + Self.render(detail, imagePath: file, width: environment.reportWidth))
         }
         if let openFailure { throw openFailure }
-        if let imagePath { try launchOpener(imagePath) }
+        if let imagePath { try await launchOpener(imagePath) }
     }
 
     /// The preview drawn from the opened image, else the largest cached size, else a medium size
@@ -236,10 +236,10 @@ struct Showing {
     }
 
     /// Runs the opener with the path as its last argument, without a shell.
-    func launchOpener(_ file: URL) throws {
+    func launchOpener(_ file: URL) async throws {
         let viewer = try opener(for: file)
         let pid = try viewer.start(output: .standardError, file: file)
-        if let status = Viewer.wait(pid), status != 0 {
+        if let status = try await Viewer.waitAsync(pid), status != 0 {
             Diagnostics.warning("\(viewer.name) exited with status \(status); the image is at \(file.path)")
         }
     }

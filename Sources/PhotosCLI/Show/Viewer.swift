@@ -13,9 +13,11 @@ import Darwin
 /// Started with `posix_spawn` rather than Foundation's `Process`, which passed on the signal
 /// mask of the thread it ran on: photos' threads block every signal, so the viewer could not be
 /// stopped with Ctrl-C or `kill`, only with SIGKILL, and it ignored SIGPIPE as photos does. Here
-/// it starts with no signal blocked and every signal at its default action, in its own process
-/// group (a viewer outlives a browse, and Ctrl-C meant for photos is not meant for it), with no
-/// descriptor of photos' but its standard input, output and error.
+/// it starts with no signal blocked and every signal at its default action, with no descriptor
+/// of photos' but its standard input, output and error. `show --open` runs it in photos' own
+/// process group, in the terminal's foreground (a viewer drawing in the terminal may set it up;
+/// in a background group SIGTTOU would stop it); browse runs it in a group of its own, apart from
+/// the screen browse is drawing.
 struct Viewer: Sendable {
     let executable: String
     let arguments: [String]
@@ -25,9 +27,10 @@ struct Viewer: Sendable {
 
     /// Where the viewer's standard output and error go. Its standard input is /dev/null.
     enum Output {
-        /// Both to photos' standard error: what a viewer prints is not photos' data.
+        /// Both to photos' standard error (what a viewer prints is not photos' data), in photos'
+        /// process group.
         case standardError
-        /// Nowhere: a viewer must not draw on browse's screen.
+        /// Nowhere, in a process group of its own: a viewer must not draw on browse's screen.
         case discarded
     }
 
@@ -59,8 +62,12 @@ struct Viewer: Sendable {
         sigdelset(&all, SIGKILL)
         sigdelset(&all, SIGSTOP)
         posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if case .discarded = output {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
@@ -73,14 +80,39 @@ struct Viewer: Sendable {
         return pid
     }
 
-    /// Waits for the viewer `pid` to end.
+    /// Waits for browse's viewer `pid` to end, blocking the thread. A viewer stopped for
+    /// reaching for the terminal from its background group (SIGTTOU, SIGTTIN) is ended:
+    /// `stopped` is called, and it is sent SIGTERM and continued.
     /// - Returns: its exit status; nil when a signal ended it (the user closing it so is no failure).
-    static func wait(_ pid: pid_t) -> Int32? {
+    static func wait(_ pid: pid_t, stopped: () -> Void) -> Int32? {
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { return nil }
+        while true {
+            if waitpid(pid, &status, WUNTRACED) < 0 {
+                guard errno == EINTR else { return nil }
+                continue
+            }
+            guard status & 0xFF == 0x7F else { return exitStatus(status) }  // WIFSTOPPED
+            stopped()
+            kill(pid, SIGTERM)
+            kill(pid, SIGCONT)
         }
-        return status & 0x7F == 0 ? (status >> 8) & 0xFF : nil
+    }
+
+    /// Waits for the viewer `pid` to end, looking every 50 ms, so that Ctrl-C ends photos at
+    /// once (the viewer, in its own process group, stays open).
+    /// - Throws: `CancellationError`.
+    static func waitAsync(_ pid: pid_t) async throws -> Int32? {
+        var status: Int32 = 0
+        while true {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid { return exitStatus(status) }
+            if reaped < 0, errno != EINTR { return nil }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    private static func exitStatus(_ status: Int32) -> Int32? {
+        status & 0x7F == 0 ? (status >> 8) & 0xFF : nil
     }
 
     /// glibc 2.34's `posix_spawn_file_actions_addclosefrom_np`, which Swift's Glibc does not export.
