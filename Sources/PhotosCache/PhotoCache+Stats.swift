@@ -42,7 +42,8 @@ extension PhotoCache {
     /// How many runs the hit rates of ``statistics(lastRuns:)`` cover by default.
     public static let statisticsRuns = 20
 
-    /// Counts and sizes from the index (no folder is listed), and hit rates of the last runs.
+    /// Counts and sizes from the index (the images folder is not listed), hit rates of the last
+    /// runs, and what an interrupted clear left to delete (its `trash-*` folders are).
     /// - Throws: ``CacheUnavailable`` or a database error.
     public func statistics(lastRuns: Int = PhotoCache.statisticsRuns) throws -> CacheStatistics {
         var statistics = try indexStatistics(lastRuns: lastRuns)

@@ -584,7 +584,7 @@ final class BrowseSession: @unchecked Sendable {
             // after "opened". Waited for on a thread of its own: it may stay open for hours.
             let waiter = Thread { [queue] in
                 let status = Viewer.wait(pid) {
-                    queue.post(.message(TerminalText.sanitize("\(viewer.name) wanted the terminal browse is using: it was closed")))
+                    queue.post(.message(TerminalText.sanitize("\(viewer.name) stopped (it may have wanted the terminal browse is using): it was closed")))
                 }
                 guard let status, status != 0 else { return }
                 queue.post(.message(TerminalText.sanitize("\(viewer.name) exited with status \(status); the image is at \(file.path)")))

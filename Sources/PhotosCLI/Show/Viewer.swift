@@ -80,9 +80,9 @@ struct Viewer: Sendable {
         return pid
     }
 
-    /// Waits for browse's viewer `pid` to end, blocking the thread. A viewer stopped for
-    /// reaching for the terminal from its background group (SIGTTOU, SIGTTIN) is ended:
-    /// `stopped` is called, and it is sent SIGTERM and continued.
+    /// Waits for browse's viewer `pid` to end, blocking the thread. A viewer that stops (most
+    /// often for reaching for the terminal from its background group: SIGTTOU, SIGTTIN) would
+    /// never end: `stopped` is called, and it is sent SIGTERM and continued.
     /// - Returns: its exit status; nil when a signal ended it (the user closing it so is no failure).
     static func wait(_ pid: pid_t, stopped: () -> Void) -> Int32? {
         var status: Int32 = 0
@@ -98,8 +98,8 @@ struct Viewer: Sendable {
         }
     }
 
-    /// Waits for the viewer `pid` to end, looking every 50 ms, so that Ctrl-C ends photos at
-    /// once (the viewer, in its own process group, stays open).
+    /// Waits for the viewer `pid` to end, looking every 50 ms, so that a stop signal ends photos
+    /// at once (a viewer the signal did not reach as well stays open).
     /// - Throws: `CancellationError`.
     static func waitAsync(_ pid: pid_t) async throws -> Int32? {
         var status: Int32 = 0
