@@ -388,6 +388,32 @@ import Testing
         }
     }
 
+    /// One page of nothing new (an upload moved a newest-first listing along by a page) does not
+    /// end the walk: the pages after it are still listed.
+    @Test func onePageOfRepeatsDoesNotEndTheWalk() async throws {
+        try await withServer { server, photos in
+            let url = "\(server.url)/images/large.jpg"
+            func page(_ number: Int, _ ids: [String]) throws -> String {
+                var body = try #require(try JSONSerialization.jsonObject(with: Data(SaveCommandTests.flickrListing(
+                    ids.map { (id: $0, title: "photo \($0)", owner: "o", url: url) }).utf8)) as? [String: Any])
+                body["photos"] = (body["photos"] as? [String: Any]).map { $0.merging(["page": number, "pages": 4, "total": 8, "perpage": 2]) { $1 } }
+                return String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self)
+            }
+            // Page 2 repeats page 1; pages 3 and 4 are new.
+            let pages = [try page(1, ["801", "802"]), try page(2, ["801", "802"]), try page(3, ["803", "804"]), try page(4, ["805", "806"])]
+            server.addRoute { request in
+                guard request.path == "/shifted-rest/" else { return nil }
+                let number = request.query.first { $0.0 == "page" }.flatMap { Int($0.1) } ?? 1
+                return .json(pages[max(0, min(3, number - 1))])
+            }
+            let run = try await photos.run(
+                ["list", "--provider", "flickr", "--query", "q", "--all", "--per-page", "2", "--format", "jsonl", "--no-thumbnails"],
+                environment: ["PHOTOS_FLICKR_API": server.url + "/shifted-rest/"])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout.split(separator: "\n").count == 6, "\(run.stdout)")
+        }
+    }
+
     /// A table sent to a pipe or a file keeps long titles whole (for grep), up to a bound that
     /// keeps one very long title from padding every row.
     @Test func aTableInAPipeKeepsLongTitlesWhole() async throws {

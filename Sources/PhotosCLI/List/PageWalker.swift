@@ -60,6 +60,8 @@ struct PageWalker: Sendable {
         private var seenElsewhere = Set<String>()
         private var walked = 0
         private var finished = false
+        /// Pages in a row that brought nothing not delivered before.
+        private var repeatedPages = 0
         /// Pages asked for ahead of the walk, by number (see ``askAhead(after:)``).
         private var ahead: [Int: Task<CachedPage, any Error>] = [:]
         /// Whether any page can be asked for directly (page numbers or offsets, not tokens).
@@ -144,11 +146,12 @@ struct PageWalker: Sendable {
             }
             delivered += photos.count
             let walks = request.walkAll || request.limit != nil
-            // A page of nothing but photos already delivered ends the walk too: a provider that
-            // answers every page with the same photos (or repeats itself at the end of a deep
-            // search, as Flickr does) would otherwise be asked up to the page bound.
-            let onlyRepeats = photos.isEmpty && !result.photos.isEmpty && walked > 1
-            if !walks || !result.hasMore || result.photos.isEmpty || onlyRepeats || page == Int.max {
+            // Two pages in a row of nothing but photos already delivered end the walk too: a
+            // provider that answers every page with the same photos (or repeats itself at the end
+            // of a deep search, as Flickr does) would otherwise be asked up to the page bound. One
+            // such page can be an upload moving a newest-first listing along by a page.
+            repeatedPages = photos.isEmpty && !result.photos.isEmpty && walked > 1 ? repeatedPages + 1 : 0
+            if !walks || !result.hasMore || result.photos.isEmpty || repeatedPages >= 2 || page == Int.max {
                 finish()
             } else if walked >= walker.maxPages {
                 listing.pageBoundReached = true
