@@ -101,8 +101,9 @@ public struct CommonsProvider: RegisteredProvider {
             default: return left.offset < right.offset
             }
         }.map(\.element)
-        // A server that sends more than asked for does not stretch the page.
-        let photos = Array(Self.unique(ordered.compactMap(photo(from:))).prefix(perPage))
+        // A server that sends more than asked for does not stretch the page. A photo sent twice
+        // stays: the listing keeps it once and says so, as for every provider.
+        let photos = Array(ordered.compactMap(photo(from:)).prefix(perPage))
         let hasMore = answer.continuation("gsroffset") != nil && offset + perPage < CommonsAPI.searchWindow
         // Pages without a page id are records photos cannot read (files that are no bitmap,
         // a sound or a PDF, are results it leaves out on purpose).
@@ -154,8 +155,8 @@ public struct CommonsProvider: RegisteredProvider {
             owner: info.text("Artist") ?? Self.nonEmpty(info.user),
             thumbnailURL: CommonsAPI.cleanURL(info.thumbURL),
             imageURL: CommonsAPI.cleanURL(info.url),
-            width: info.width.flatMap { $0 > 0 ? $0 : nil },
-            height: info.height.flatMap { $0 > 0 ? $0 : nil },
+            width: info.width,
+            height: info.height,
             pageURL: CommonsAPI.cleanURL(info.descriptionURL),
             takenAt: CommonsDates.taken(info.text("DateTimeOriginal")),
             uploadedAt: CommonsDates.timestamp(info.timestamp)
@@ -296,11 +297,6 @@ public struct CommonsProvider: RegisteredProvider {
     static func absolute(_ url: String) -> String? {
         let candidate = url.hasPrefix("//") ? "https:" + url : url
         return URLPolicy.isAllowed(candidate) ? candidate : nil
-    }
-
-    static func unique(_ photos: [Photo]) -> [Photo] {
-        var seen: Set<PhotoID> = []
-        return photos.filter { seen.insert($0.id).inserted }
     }
 
     static func nonEmpty(_ text: String?) -> String? {

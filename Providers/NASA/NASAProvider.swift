@@ -104,14 +104,14 @@ public struct NASAProvider: RegisteredProvider {
         guard let collection = NASACollection(response.body) else {
             throw PhotosError.badData(provider: Self.name, detail: "the /search response is not a collection of items")
         }
-        var seen: Set<String> = []
+        // A photo sent twice stays: the listing keeps it once and says so, as for every provider.
         var unreadable = 0
         let photos = collection.items.compactMap { item -> Photo? in
             guard let photo = photo(from: item) else {
                 unreadable += 1
                 return nil
             }
-            return seen.insert(photo.id.raw).inserted ? photo : nil
+            return photo
         }.prefix(perPage)
         let more = collection.hasNext ?? collection.totalHits.map { page * perPage < $0 } ?? (collection.items.count >= perPage)
         let hasMore = more && !collection.items.isEmpty && page * perPage < Self.searchWindow
@@ -152,8 +152,8 @@ public struct NASAProvider: RegisteredProvider {
             owner: Self.nonEmpty(data.photographer) ?? Self.nonEmpty(data.secondaryCreator) ?? Self.nonEmpty(data.center),
             thumbnailURL: Self.secure(preview?.href),
             imageURL: Self.secure(canonical?.href),
-            width: canonical?.width.flatMap { $0 > 0 ? $0 : nil },
-            height: canonical?.height.flatMap { $0 > 0 ? $0 : nil },
+            width: canonical?.width,
+            height: canonical?.height,
             pageURL: "https://images.nasa.gov/details/\(Self.percentEncode(raw))",
             takenAt: NASADates.iso(data.dateCreated),
             tags: data.keywords

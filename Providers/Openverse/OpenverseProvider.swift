@@ -99,9 +99,10 @@ public struct OpenverseProvider: RegisteredProvider {
         if perPage <= Self.anonymousPageSize && page <= Self.maxPage {
             // One request: the API's own page of this size.
             let search = try await fetch(parameters, page: page, pageSize: perPage)
-            // A server that sends more than asked for does not stretch the page.
+            // A server that sends more than asked for does not stretch the page. A photo sent
+            // twice stays: the listing keeps it once and says so, as for every provider.
             let readable = search.results.compactMap(photo(from:))
-            let photos = Array(Self.unique(readable).prefix(perPage))
+            let photos = Array(readable.prefix(perPage))
             let lastPage = min(search.pageCount ?? 0, Self.maxPage)
             let hasMore = !search.results.isEmpty && page < lastPage && page * perPage < Self.maxDepth
             return PhotoPage(
@@ -132,7 +133,7 @@ public struct OpenverseProvider: RegisteredProvider {
         let skip = offset - (firstPage - 1) * size
         let window = Array(results.dropFirst(skip).prefix(perPage))
         let readable = window.compactMap(photo(from:))
-        let photos = Self.unique(readable)
+        let photos = readable
         let hasMore = (results.count - skip > perPage || lastPage < available) && offset + perPage < Self.maxDepth
         return PhotoPage(
             page: page, perPage: perPage, total: first.resultCount, hasMore: hasMore, photos: photos,
@@ -176,20 +177,18 @@ public struct OpenverseProvider: RegisteredProvider {
         guard let raw = image.id, Self.isValidID(raw) else { return nil }
         let thumbnail = image.thumbnail.flatMap(Self.allowed)
         let original = image.url.flatMap(Self.allowed)
-        let width = image.width.flatMap { $0 > 0 ? $0 : nil }
-        let height = image.height.flatMap { $0 > 0 ? $0 : nil }
         // The listing names both sizes: `photos save` chooses without asking for the detail.
         var sizes: [PhotoSize] = []
         if let thumbnail { sizes.append(PhotoSize(label: "thumbnail", width: nil, height: nil, url: thumbnail)) }
-        if let original { sizes.append(PhotoSize(label: "original", width: width, height: height, url: original)) }
+        if let original { sizes.append(PhotoSize(label: "original", width: image.width, height: image.height, url: original)) }
         return Photo(
             id: PhotoID(provider: Self.name, raw: raw),
             title: image.title ?? "",
             owner: Self.nonEmpty(image.creator),
             thumbnailURL: image.thumbnail.flatMap(Self.allowed),
             imageURL: image.url.flatMap(Self.allowed),
-            width: image.width.flatMap { $0 > 0 ? $0 : nil },
-            height: image.height.flatMap { $0 > 0 ? $0 : nil },
+            width: image.width,
+            height: image.height,
             pageURL: image.foreignLandingURL.flatMap(Self.allowed),
             tags: Self.distinct(image.tags),
             sizes: sizes
@@ -296,11 +295,6 @@ public struct OpenverseProvider: RegisteredProvider {
     static func distinct(_ tags: [String]) -> [String] {
         var seen = Set<String>()
         return tags.filter { seen.insert($0).inserted }
-    }
-
-    static func unique(_ photos: [Photo]) -> [Photo] {
-        var seen: Set<PhotoID> = []
-        return photos.filter { seen.insert($0.id).inserted }
     }
 
     static func nonEmpty(_ text: String?) -> String? {

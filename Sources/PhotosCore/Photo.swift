@@ -69,6 +69,16 @@ public struct Photo: Sendable, Equatable, Codable {
 
     public var provider: String { id.provider }
 
+    /// The longest side photos believes an image can have: a million pixels, ten times the
+    /// widest panoramas on Commons. No image format in use reaches it (JPEG stops at 65,535).
+    public static let largestSide = 1_000_000
+
+    /// `value` as a side in pixels: nothing or less (a provider's -5), or more than
+    /// ``largestSide`` (a trillion), is no size rather than one printed and compared.
+    public static func side(_ value: Int?) -> Int? {
+        value.flatMap { (1...largestSide).contains($0) ? $0 : nil }
+    }
+
     public init(
         id: PhotoID, title: String, owner: String? = nil, thumbnailURL: String? = nil, imageURL: String? = nil,
         width: Int? = nil, height: Int? = nil, pageURL: String? = nil, takenAt: Date? = nil,
@@ -79,9 +89,8 @@ public struct Photo: Sendable, Equatable, Codable {
         self.owner = owner
         self.thumbnailURL = thumbnailURL
         self.imageURL = imageURL
-        // A size of nothing or less is no size (a provider's -5 is not printed as one).
-        self.width = width.flatMap { $0 > 0 ? $0 : nil }
-        self.height = height.flatMap { $0 > 0 ? $0 : nil }
+        self.width = Self.side(width)
+        self.height = Self.side(height)
         self.pageURL = pageURL
         self.takenAt = takenAt
         self.uploadedAt = uploadedAt
@@ -168,8 +177,8 @@ public struct PhotoSize: Sendable, Equatable, Codable {
 
     public init(label: String, width: Int?, height: Int?, url: String) {
         self.label = label
-        self.width = width.flatMap { $0 > 0 ? $0 : nil }
-        self.height = height.flatMap { $0 > 0 ? $0 : nil }
+        self.width = Photo.side(width)
+        self.height = Photo.side(height)
         self.url = url
     }
 

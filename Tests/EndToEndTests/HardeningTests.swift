@@ -36,6 +36,21 @@ import Testing
 
     /// The argument parser quotes a wrong option or value back: an escape sequence in it (a
     /// pasted command line) is written out, never sent to the terminal.
+    /// A photo a page holds twice is listed once, and the listing says so, whichever provider
+    /// sent it (the recorded hostile searches of the keyless providers each repeat one record).
+    @Test(arguments: ["commons", "openverse", "nasa"])
+    func aPhotoSentTwiceIsListedOnceAndSaid(provider: String) async throws {
+        try await withServer { _, photos in
+            let run = try await photos.run(["list", "--provider", provider, "--query", "pwned", "--no-thumbnails", "--format", "jsonl"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let ids = run.stdout.split(separator: "\n").compactMap { line in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8))) .flatMap { ($0 as? [String: Any])?["id"] as? String }
+            }
+            #expect(!ids.isEmpty && Set(ids).count == ids.count, "\(ids)")
+            #expect(run.stderr.contains("\(provider): 1 photo came twice and is listed once"), "\(run.stderr)")
+        }
+    }
+
     @Test func aWrongArgumentIsQuotedBackWithoutItsEscapeSequences() async throws {
         let photos = try PhotosBinary(server: nil)
         defer { photos.remove() }

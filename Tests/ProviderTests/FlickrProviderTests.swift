@@ -151,7 +151,10 @@ import Testing
             {"photos":{"page":1,"pages":1,"perpage":10,"total":"-1","photo":[
               {"id":"1","owner":"o","secret":"s","server":"1","farm":1,"title":"t","ispublic":1,
                "url_l":"https://live.staticflickr.com/1/1_s_b.jpg","width_l":-3,"height_l":"-5",
-               "url_q":"https://live.staticflickr.com/1/1_s_q.jpg","width_q":0,"height_q":150}]},"stat":"ok"}
+               "url_q":"https://live.staticflickr.com/1/1_s_q.jpg","width_q":0,"height_q":150},
+              {"id":"2","owner":"o","secret":"s","server":"1","farm":1,"title":"t","ispublic":1,
+               "url_l":"https://live.staticflickr.com/1/2_s_b.jpg","width_l":1000000000000,"height_l":"768",
+               "url_k":"https://live.staticflickr.com/1/2_s_k.jpg","width_k":2048,"height_k":1000001}]},"stat":"ok"}
             """#
         let provider = Self.provider(FakeHTTP { _ in FakeHTTP.response(Data(body.utf8)) })
         let page = try await provider.list(ListQuery(text: "x", perPage: 10))
@@ -159,6 +162,13 @@ import Testing
         let photo = try #require(page.photos.first)
         #expect(photo.width == nil && photo.height == nil)
         #expect(photo.sizes.allSatisfy { ($0.width ?? 1) > 0 && ($0.height ?? 1) > 0 }, "\(photo.sizes)")
+        // A side of a trillion pixels (or anything past a million) is no image's: unknown, as
+        // `show` and `--size` would otherwise print and compare it.
+        let absurd = try #require(page.photos.last)
+        #expect(absurd.sizes.allSatisfy { ($0.width ?? 0) <= Photo.largestSide && ($0.height ?? 0) <= Photo.largestSide }, "\(absurd.sizes)")
+        #expect(absurd.sizes.contains { $0.width == nil && $0.height == 768 }, "\(absurd.sizes)")
+        #expect(absurd.sizes.contains { $0.width == 2048 && $0.height == nil }, "\(absurd.sizes)")
+        #expect(absurd.width == nil && absurd.height == 768, "\(absurd)")
     }
 
     @Test func recentPhotosUseGetRecent() async throws {
