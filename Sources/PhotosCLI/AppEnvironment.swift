@@ -98,17 +98,25 @@ struct AppEnvironment {
         let configKeys = configKeys(registry)
         var settings: [String: String] = [:]
         for (key, variable) in configKeys {
-            if let value = config.values[key] { settings[variable] = value }
+            if let value = setValue(config.values[key]) { settings[variable] = value }
         }
         for variable in Set(configKeys.values) {
-            if let value = environment[variable], !value.isEmpty { settings[variable] = value }
+            if let value = setValue(environment[variable]) { settings[variable] = value }
         }
         return AppEnvironment(environment: environment, config: config, settings: settings, registry: registry)
     }
 
+    /// `value` unless it is missing or blank: a variable set to spaces (or a config value of
+    /// spaces) is not set, and the next source in line (the file, then the default) counts, for
+    /// every command and for `config show` alike.
+    static func setValue(_ value: String?) -> String? {
+        guard let value, !value.trimmingWhitespace().isEmpty else { return nil }
+        return value
+    }
+
     /// The cache root: PHOTOS_CACHE_DIR, else $XDG_CACHE_HOME/photos, else ~/.cache/photos.
     var cacheRoot: URL {
-        if let dir = settings["PHOTOS_CACHE_DIR"], !dir.isEmpty {
+        if let dir = settings["PHOTOS_CACHE_DIR"] {
             return URL(fileURLWithPath: HomePath.expand(dir, environment: environment), isDirectory: true)
         }
         // The XDG spec: a relative path in these variables is invalid and ignored.

@@ -197,7 +197,9 @@ final class CacheIndex: Sendable {
     /// Under the cache lock: if `stillNeeded` says so, moves the index and the images aside, then
     /// opens a fresh index. Warns once.
     private func rebuild(because reason: String, stillNeeded: (String) -> Bool) throws -> DatabaseQueue {
-        let lock = FileLock.acquire(lockPath, wait: true)
+        // Without a lock file (a folder in its place), rebuilt all the same: the index is
+        // unusable otherwise, and a rebuild only moves things aside.
+        let lock = (try? FileLock.acquire(lockPath, wait: true)) ?? nil
         defer { lock?.unlock() }
         let marker = root.appendingPathComponent(Self.markerName).path
         if stillNeeded(path) || fs.exists(atPath: marker) {

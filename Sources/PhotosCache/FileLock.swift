@@ -17,12 +17,13 @@ final class FileLock {
 
     deinit { unlock() }
 
-    /// Takes the lock at `path`; nil when `wait` is false and another process holds it, or
-    /// when the lock file cannot be opened.
-    static func acquire(_ path: String, wait: Bool) -> FileLock? {
+    /// Takes the lock at `path`; nil when `wait` is false and another process holds it.
+    /// - Throws: ``CacheLockUnavailable`` when the lock file cannot be opened (a folder or a link
+    ///   in its place, a read-only file system): the work it guards cannot be done safely.
+    static func acquire(_ path: String, wait: Bool) throws -> FileLock? {
         // Never through a link someone planted in the cache folder.
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { return nil }
+        guard descriptor >= 0 else { throw CacheLockUnavailable(path: path, code: errno) }
         while flock(descriptor, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0 {
             if errno == EINTR { continue }
             close(descriptor)
@@ -36,5 +37,19 @@ final class FileLock {
         flock(descriptor, LOCK_UN)
         close(descriptor)
         descriptor = -1
+    }
+}
+
+/// The cache's lock file cannot be opened, so nothing that needs the lock (evicting, clearing)
+/// is done.
+struct CacheLockUnavailable: Error, CustomStringConvertible {
+    var path: String
+    var code: Int32
+
+    var description: String {
+        // O_NOFOLLOW refuses a link with ELOOP, whose own words ("Too many levels of symbolic
+        // links") would mislead.
+        let reason = code == ELOOP ? "it is a symbolic link" : String(cString: strerror(code))
+        return "its lock file \(path) cannot be opened (\(reason)); remove what is there"
     }
 }

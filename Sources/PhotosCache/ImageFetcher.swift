@@ -10,7 +10,10 @@ public struct ImageFetcher: Sendable {
     public var offline: Bool
 
     /// Images larger than this are refused while they download (PHOTOS_MAX_IMAGE_MB).
-    public var maxImageBytes = 50 * 1024 * 1024
+    public var maxImageBytes = Self.defaultMaxImageBytes
+
+    /// The cap without PHOTOS_MAX_IMAGE_MB: 50 MiB.
+    public static let defaultMaxImageBytes = 50 * 1024 * 1024
 
     public init(cache: PhotoCache, http: any HTTPFetching, offline: Bool = false) {
         self.cache = cache

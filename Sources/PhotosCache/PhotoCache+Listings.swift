@@ -170,6 +170,7 @@ extension PhotoCache {
     public static func isReadOnly(_ error: any Error) -> Bool {
         if let error = error as? DatabaseError { return error.resultCode.primaryResultCode == .SQLITE_READONLY }
         if let error = error as? POSIXError { return error.code == .EROFS }
+        if let error = error as? CacheLockUnavailable { return error.code == EROFS }
         return false
     }
 
@@ -184,6 +185,7 @@ extension PhotoCache {
         switch error {
         case let error as PhotosError: return error.description
         case let error as TransportError: return error.description
+        case let error as CacheLockUnavailable: return error.description
         default:
             // Foundation's file errors: the system's reason ("Permission denied"), not the
             // NSError dump.

@@ -41,7 +41,7 @@ extension PhotoCache {
         // Opened before the lock is taken: a broken index is rebuilt under that same lock, which
         // this process, holding it through another descriptor, would wait for forever.
         _ = try index.database()
-        guard let lock = FileLock.acquire(index.lockPath, wait: wait) else { return .skipped }
+        guard let lock = try FileLock.acquire(index.lockPath, wait: wait) else { return .skipped }
         defer { lock.unlock() }
 
         var report = EvictionReport(ran: true, bytesBefore: 0, bytesAfter: 0, evictedImages: 0, evictedBytes: 0, removedOrphans: 0)
@@ -250,7 +250,7 @@ extension PhotoCache {
         try configuration.fileSystem.createDirectory(atPath: root.path)
         // Opened (and rebuilt when broken) before the lock is taken, as in `evict`.
         _ = try index.database()
-        let lock = FileLock.acquire(index.lockPath, wait: true)
+        let lock = try FileLock.acquire(index.lockPath, wait: true)
         defer { lock?.unlock() }
         memory.withLock { $0.removeAll() }
         // The files go before the rows: deleting rows writes to the index's journal, which a

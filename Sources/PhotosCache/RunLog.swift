@@ -87,7 +87,7 @@ struct RunLog {
     /// Rewrites the file with its last ``kept`` runs, unless another process holds the cache
     /// lock (it will be cut back by a later run).
     private func trim() {
-        guard let lock = FileLock.acquire(lockPath, wait: false) else { return }
+        guard let lock = (try? FileLock.acquire(lockPath, wait: false)) ?? nil else { return }
         defer { lock.unlock() }
         let lines = tail().split(separator: UInt8(ascii: "\n")).suffix(Self.kept)
         guard !lines.isEmpty else { return }

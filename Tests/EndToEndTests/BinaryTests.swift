@@ -213,6 +213,26 @@ import Testing
         }
     }
 
+    /// A folder where the lock file belongs: prune and clear, which need the lock, refuse and say
+    /// why (prune said it had nothing to do, "0 B"), and a listing that cannot make room says so.
+    @Test func aLockFileThatCannotBeOpenedIsSaidNotIgnored() async throws {
+        try await withServer { _, photos in
+            _ = try await photos.run(["list", "--provider", "placeholder", "--per-page", "3"])
+            let lock = photos.cacheFolder.appendingPathComponent("cache.lock")
+            try FileManager.default.removeItem(at: lock)
+            try FileManager.default.createDirectory(at: lock, withIntermediateDirectories: false)
+            for arguments in [["cache", "prune", "--format", "json"], ["cache", "clear"]] {
+                let run = try await photos.run(arguments)
+                #expect(run.status == 69 && run.stdout.isEmpty, "\(arguments): \(run.status) \(run.stdout)")
+                #expect(run.stderr.contains("lock file \(lock.path) cannot be opened (Is a directory)"), "\(arguments): \(run.stderr)")
+            }
+            let stats = try (await photos.run(["cache", "stats", "--format", "json"])).json()
+            #expect(stats["images"] as? Int == 3, "nothing was cleared without the lock")
+            let full = try await photos.run(["list", "--provider", "placeholder", "--per-page", "5"], environment: ["PHOTOS_CACHE_MAX_SIZE_MB": "1"])
+            #expect(full.status == 0 && full.stderr.contains("could not make room") && full.stderr.contains("cannot be opened"), "\(full.stderr)")
+        }
+    }
+
     @Test(arguments: [["cache", "clear"], ["cache", "clear", "--provider", "placeholder"], ["cache", "prune"]])
     func maintenanceOfABrokenIndexRebuildsItAndEnds(arguments: [String]) async throws {
         try await withServer { _, photos in

@@ -159,6 +159,38 @@ import Testing
         #expect(paths.stderr.contains("PHOTOS_NASA_API ([nasa] api) is 'notaurl', not an http or https URL"), "\(paths.stderr)")
     }
 
+    /// A variable set to spaces is not set: the file's value counts, for commands and for
+    /// `config show` alike (it hid the file's key, then counted as no key at all).
+    @Test func aBlankVariableLeavesTheFilesValue() async throws {
+        let photos = try PhotosBinary(server: nil)
+        defer { photos.remove() }
+        let config = photos.home.appendingPathComponent("config.toml")
+        try "[flickr]\napi_key = \"from-the-file\"\n[cache]\ndir = \"~/from-config\"\n".write(to: config, atomically: true, encoding: .utf8)
+        let blank = ["PHOTOS_CONFIG": config.path, "FLICKR_API_KEY": " ", "PHOTOS_CACHE_DIR": " \t"]
+        let show = try await photos.run(["config", "show", "--format", "json"], environment: blank)
+        #expect(show.status == 0, "\(show.stderr)")
+        let key = try setting("flickr.api_key", in: show)
+        #expect(key["source"] as? String == "file" && key["set"] as? Bool == true, "\(key)")
+        let providers = try await photos.run(["providers", "--format", "json"], environment: blank)
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(providers.stdout.utf8)) as? [[String: Any]])
+        #expect(entries.first { $0["name"] as? String == "flickr" }?["configured"] as? Bool == true, "\(providers.stdout)")
+        let path = try await photos.run(["cache", "path"], environment: blank)
+        #expect(path.stdout.trimmingCharacters(in: .newlines) == photos.home.path + "/from-config", "\(path.stdout) \(path.stderr)")
+    }
+
+    /// A download setting stops only commands that download: `cache` commands run whatever
+    /// PHOTOS_MAX_IMAGE_MB says, and `config show` keeps saying it is wrong.
+    @Test func aBadDownloadCapDoesNotStopTheCacheCommands() async throws {
+        let photos = try PhotosBinary(server: nil)
+        defer { photos.remove() }
+        for arguments in [["cache", "stats"], ["cache", "prune"], ["cache", "clear"]] {
+            let run = try await photos.run(arguments, environment: ["PHOTOS_MAX_IMAGE_MB": "0"])
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+        }
+        let list = try await photos.run(["list", "--provider", "placeholder"], environment: ["PHOTOS_MAX_IMAGE_MB": "0"])
+        #expect(list.status == 64 && list.stderr.contains("PHOTOS_MAX_IMAGE_MB"), "\(list.stderr)")
+    }
+
     /// `~` is $HOME in every path setting, as in the shell (not the account's home folder).
     @Test func aTildeInAPathSettingIsHOME() async throws {
         let photos = try PhotosBinary(server: nil)

@@ -524,12 +524,11 @@ import Glibc
             #expect(wrong.status == 74)
             #expect(wrong.stderr.contains("PHOTOS_SAVE_DIR or [save] dir") && wrong.stderr.contains("names a file"), "\(wrong.stderr)")
 
-            // Spaces alone name no folder: the current one, said (empty is unset, said nothing).
+            // Spaces alone are no setting, as an empty value is: the current folder.
             let blank = try runProgram(
                 "/bin/sh", ["-c", "cd \"$1\" && exec \"$0\" save flickr:53624890009 --size small", PhotosBinary.executable.path, here.path],
                 environment: photos.environment.merging(["PHOTOS_SAVE_DIR": "   "]) { $1 })
             #expect(blank.status == 0 && Self.files(under: here).count == 1, "\(blank.stderr)")
-            #expect(blank.stderr.contains("PHOTOS_SAVE_DIR is blank; saving into the current folder"), "\(blank.stderr)")
         }
     }
 
@@ -569,6 +568,38 @@ import Glibc
             let again = try await photos.run(arguments)
             #expect(again.stdout.hasPrefix("Saved 0 photos ") && again.stdout.hasSuffix("; 1 was already there; 1 repeat skipped.\n"), "\(again.stdout)")
             #expect(Self.files(under: folder.url).count == 1)
+        }
+    }
+
+    /// An id piped in is spelled as its provider spells it before repeats are looked for, as one
+    /// given as an argument is: `flickr:053624890009` is `flickr:53624890009`.
+    @Test func anIdPipedInTwiceInTwoSpellingsIsSavedOnce() async throws {
+        try await withServer { _, photos in
+            let folder = try TemporaryFolder("save-spelled")
+            let input = folder.appending("ids.txt")
+            try "flickr:053624890009\nflickr:53624890009\nplaceholder:01\nplaceholder:1\n".write(to: input, atomically: true, encoding: .utf8)
+            let run = try runProgram(
+                "/bin/sh", ["-c", "exec \"$0\" save - --to \"$1\" --size small < \"$2\"", PhotosBinary.executable.path,
+                    folder.appending("out").path, input.path],
+                environment: photos.environment)
+            #expect(run.stdout.contains("Saved 2 photos ") && run.stdout.contains("; 2 repeats skipped"), "\(run.stdout) \(run.stderr)")
+            let files = Self.files(under: folder.appending("out"))
+            #expect(files.count == 2 && files.contains("flickr/flickr_53624890009.jpg") && files.contains { $0.hasPrefix("placeholder/placeholder_1.") },
+                "\(files)")
+        }
+    }
+
+    /// A limit as large as an Int takes, for several providers at once, is no limit: their sum
+    /// overflowed, and photos died of SIGILL before saying anything.
+    @Test func aLimitAsLargeAsAnIntForSeveralProvidersSavesEveryPhoto() async throws {
+        try await withServer { _, photos in
+            let folder = try TemporaryFolder("save-huge-limit")
+            let run = try await photos.run([
+                "save", "--provider", "commons,openverse", "--query", "dogs", "--limit", String(Int.max), "--to", folder.url.path, "--format", "json",
+            ])
+            #expect(run.status == 0 || run.status == 75, "\(run.status) \(run.stderr)")
+            let summary = try run.json()
+            #expect((summary["saved"] as? Int ?? 0) > 10, "\(run.stdout)")
         }
     }
 

@@ -251,9 +251,13 @@ import Testing
             let folder = try await photos.run(["show", "flickr:53624890009", "--open"], environment: ["PHOTOS_OPENER": NSTemporaryDirectory()])
             #expect(folder.status == 69 && folder.stderr.contains("no program '\(NSTemporaryDirectory())' to open the image with"), "\(folder.stderr)")
 
-            // A blank setting is said as blank, not as a program named ' '.
-            let blank = try await photos.run(["show", "flickr:53624890009", "--open"], environment: ["PHOTOS_OPENER": "   "])
-            #expect(blank.status == 69 && blank.stderr.contains("PHOTOS_OPENER is blank"), "\(blank.stderr)")
+            // A blank setting is no setting (the default opener, here not on PATH), not a program
+            // named ' '.
+            let noPath: [String: String?] = ["PATH": "/nonexistent"]
+            let unset = try await photos.run(["show", "flickr:53624890009", "--open"], environment: noPath.merging(["PHOTOS_OPENER": nil]) { $1 })
+            let blank = try await photos.run(["show", "flickr:53624890009", "--open"], environment: noPath.merging(["PHOTOS_OPENER": "   "]) { $1 })
+            #expect(blank.status == 69 && blank.stderr.contains("no program 'xdg-open'"), "\(blank.stderr)")
+            #expect(blank.status == unset.status && blank.stderr == unset.stderr, "\(unset.stderr)")
         }
     }
 

@@ -89,7 +89,7 @@ import Testing
         filling.close()
         let cache = bed.cache(maxBytes: 1)
         defer { cache.close() }
-        let held = try #require(FileLock.acquire(bed.folder.appendingPathComponent("cache.lock").path, wait: false))
+        let held = try #require(try FileLock.acquire(bed.folder.appendingPathComponent("cache.lock").path, wait: false))
         #expect(try cache.evict(wait: false) == .skipped)
         held.unlock()
         let report = try cache.evict(wait: false)

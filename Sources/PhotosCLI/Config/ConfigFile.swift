@@ -34,7 +34,7 @@ struct ConfigFile: Equatable {
 
     /// Where the config file is read from: PHOTOS_CONFIG, else the XDG config folder.
     static func location(environment: [String: String]) -> String {
-        if let path = environment["PHOTOS_CONFIG"], !path.isEmpty { return HomePath.expand(path, environment: environment) }
+        if let path = AppEnvironment.setValue(environment["PHOTOS_CONFIG"]) { return HomePath.expand(path, environment: environment) }
         // The XDG spec: a relative path in these variables is invalid and ignored.
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/photos/config.toml" }
         let home = environment["HOME"] ?? NSHomeDirectory()

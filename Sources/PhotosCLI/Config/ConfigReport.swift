@@ -31,7 +31,7 @@ struct ConfigReport: Encodable {
     init(environment: AppEnvironment, curl: CurlLibraryInfo? = CurlLibraryInfo.current()) {
         let variables = environment.environment
         path = ConfigFile.location(environment: variables)
-        if let value = variables["PHOTOS_CONFIG"], !value.isEmpty {
+        if AppEnvironment.setValue(variables["PHOTOS_CONFIG"]) != nil {
             pathSource = "environment PHOTOS_CONFIG"
         } else if let value = variables["XDG_CONFIG_HOME"], value.hasPrefix("/") {
             pathSource = "$XDG_CONFIG_HOME"
@@ -41,10 +41,10 @@ struct ConfigReport: Encodable {
         fileExists = FileManager.default.fileExists(atPath: path)
         let path = path
         entries = ConfigSchema(registry: environment.registry).settings.map { setting in
-            if let variable = setting.variable, let value = variables[variable], !value.isEmpty {
+            if let variable = setting.variable, let value = AppEnvironment.setValue(variables[variable]) {
                 return Entry(setting: setting, value: value, source: .environment(variable: variable))
             }
-            if let value = environment.config.values[setting.configKey] {
+            if let value = AppEnvironment.setValue(environment.config.values[setting.configKey]) {
                 return Entry(setting: setting, value: value, source: .file(path: path, line: environment.config.lines[setting.configKey]))
             }
             return Entry(setting: setting, value: setting.defaultValue, source: .default)

@@ -17,7 +17,9 @@ enum ByteText {
 /// Ages for people: `45 s`, `12 min`, `3 h 5 min`, `2 days`.
 enum AgeText {
     static func format(_ seconds: TimeInterval) -> String {
-        let total = max(0, Int(seconds))
+        // Clamped before the conversion: a time left of a limit of 10^18 photos is a number a
+        // Double holds and an Int does not.
+        let total = seconds.isFinite ? Int(min(max(0, seconds), 1e15)) : 0
         if total < 60 { return "\(total) s" }
         if total < 3600 { return "\(total / 60) min" }
         if total < 86_400 {

@@ -50,7 +50,9 @@ extension CommandRuntime {
         _ work: @escaping @Sendable (CommandContext) async throws -> Void
     ) async throws {
         try await run { (environment: AppEnvironment) in
-            let maxImageBytes = try environment.maxImageBytes()
+            // A download setting: refused only by commands that may download (a `cache clear`
+            // never does, and runs whatever PHOTOS_MAX_IMAGE_MB says).
+            let maxImageBytes = network ? try environment.maxImageBytes() : ImageFetcher.defaultMaxImageBytes
             let cache = try environment.makeCache(mostlyReads: !network)
             if network, fetchesFirst || access(cache.indexPath, F_OK) != 0 {
                 CurlTransport.loadInBackground()

@@ -27,11 +27,6 @@ struct Saving {
     static let detailWindow = 16
 
     func run(_ request: SaveRequest) async throws {
-        if request.folder == nil, BrowseSaving.configuredDirectory(environment) == nil,
-            (environment.settings["PHOTOS_SAVE_DIR"] ?? environment.config.values["save.dir"]) != nil
-        {
-            Diagnostics.warning("\(environment.environment["PHOTOS_SAVE_DIR"].map { !$0.isEmpty } == true ? "PHOTOS_SAVE_DIR" : "[save] dir") is blank; saving into the current folder (set it to a folder, or leave it unset)")
-        }
         let folder = (request.folder ?? BrowseSaving.configuredDirectory(environment) ?? URL(fileURLWithPath: ".")).standardizedFileURL
         // A relative --to (the default, ".") in a current folder that was deleted meanwhile:
         // Foundation cannot make the path absolute.
@@ -79,8 +74,20 @@ struct Saving {
             literalExtension: request.template.literalExtension)
         defer { files.removeEmptyFolders() }
         var report = SaveReport(started: .now)
-        let expected = lanes.reduce(0) { $0 + ($1.expected ?? 0) }
-        var total = expected
+        // The progress bar's total: what each lane has sent, or its limit while it may send
+        // more, then what it sent once it has ended (a --limit 1000 of a listing of 45 counts
+        // 45). Added without overflow: --limit takes any Int.
+        var laneReceived = [Int](repeating: 0, count: lanes.count)
+        var laneEnded = [Bool](repeating: false, count: lanes.count)
+        func expectedTotal() -> Int {
+            lanes.indices.reduce(0) { sum, index in
+                let received = laneReceived[index]
+                let lane = laneEnded[index] ? received : max(received, lanes[index].expected ?? received)
+                let (added, overflow) = sum.addingReportingOverflow(lane)
+                return overflow ? Int.max : added
+            }
+        }
+        var total = expectedTotal()
         let progress = ProgressBar(label: "Saving", total: total, enabled: environment.stderrIsTerminal, write: { Diagnostics.raw($0) })
 
         var laneFailures: [(String, any Error)] = []
@@ -133,20 +140,28 @@ struct Saving {
                     turn %= active.count
                     let lane = lanes[active[turn]]
                     let batch: [SaveInput]?
+                    let laneIndex = active[turn]
+                    func laneEnds() {
+                        active.remove(at: turn)
+                        laneEnded[laneIndex] = true
+                        total = expectedTotal()
+                        progress.update(total: total)
+                    }
                     do {
                         batch = try await lane.channel.next()
                     } catch {
                         if !(error is CancellationError) { laneFailures.append((lane.name, error)) }
-                        active.remove(at: turn)
+                        laneEnds()
                         continue
                     }
                     guard let batch else {
-                        active.remove(at: turn)
+                        laneEnds()
                         continue
                     }
                     turn += 1
                     report.received += batch.count
-                    total = max(report.received, expected)
+                    laneReceived[laneIndex] += batch.count
+                    total = expectedTotal()
                     progress.update(total: total)
                     var pending: [(label: String, order: Int, item: SaveItem)] = []
                     // Files already saved whose sidecar is missing (`--metadata`).

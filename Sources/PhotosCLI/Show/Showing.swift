@@ -256,11 +256,6 @@ struct Showing {
             return "xdg-open"
             #endif
         }()
-        if opener.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw PhotosError.unavailable(
-                provider: "opener",
-                detail: "PHOTOS_OPENER is blank: set it to a viewer (feh, eog, ...), or leave it unset for xdg-open; the image is at \(file.path)")
-        }
         let path = environment.environment["PATH"] ?? "/usr/bin:/bin"
         // The whole value first: a program whose path holds spaces.
         var options: [String] = []
