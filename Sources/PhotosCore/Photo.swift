@@ -210,10 +210,14 @@ public struct PhotoDetail: Sendable, Equatable, Codable {
         self.extra = extra
     }
 
-    /// The largest size with an http(s) URL, else the photo's own image URL.
+    /// What `--open` and `save --size original` download: the size labelled original, else the
+    /// largest measured one, else the last of those without dimensions (sizes come smallest
+    /// first), each only with an http(s) URL; else the photo's own image URL. Taking the largest
+    /// edge alone chose the thumbnail when no size had dimensions (Openverse's often have none).
     public var largestImageURL: String? {
-        let usable = sizes.filter { URLPolicy.isAllowed($0.url) }
-        return usable.max { $0.longestEdge < $1.longestEdge }?.url ?? photo.imageURL.flatMap { URLPolicy.isAllowed($0) ? $0 : nil }
+        var photo = photo
+        photo.sizes = sizes
+        return ImageSizeChoice.original.url(for: photo)
     }
 }
 

@@ -50,6 +50,32 @@ import Testing
         }
     }
 
+    /// Openverse often gives no dimensions: the largest image (what --open downloads, and the
+    /// "Largest" row) is the one labelled original, as `save --size original` takes it, not the
+    /// thumbnail that came first among sizes all measuring nothing.
+    @Test func theLargestImageOfSizesWithoutDimensionsIsTheOriginal() async throws {
+        try await withServer { _, photos in
+            let table = try await photos.run(["show", "openverse:6388d504-af32-40ad-a58a-676b9b109653"])
+            #expect(table.status == 0, "\(table.stderr)")
+            #expect(table.stdout.contains("original (dimensions not given)"), "the fixture still has no dimensions: \(table.stdout)")
+            #expect(!table.stdout.split(separator: "\n").contains { $0.hasPrefix("Largest") && $0.contains("/thumb/") }, "\(table.stdout)")
+            // The viewer gets the original's bytes (12,780 of them), not the thumbnail's (7,207).
+            let record = photos.home.appendingPathComponent("opened.txt")
+            let opener = photos.home.appendingPathComponent("opener.sh")
+            try "#!/bin/sh\nwc -c < \"$1\" > '\(record.path)'\n".write(to: opener, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
+            let open = try await photos.run(["show", "openverse:6388d504-af32-40ad-a58a-676b9b109653", "--open"], environment: ["PHOTOS_OPENER": opener.path])
+            #expect(open.status == 0, "\(open.stderr)")
+            let bytes = try String(contentsOf: record, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            let original = try await photos.run(["save", "openverse:6388d504-af32-40ad-a58a-676b9b109653", "--to", photos.home.appendingPathComponent("saved").path, "--format", "json"])
+            #expect(original.status == 0, "\(original.stderr)")
+            let saved = try #require(FileManager.default.enumerator(atPath: photos.home.appendingPathComponent("saved").path)?.allObjects as? [String])
+            let file = try #require(saved.first { $0.hasSuffix(".jpg") })
+            let size = try FileManager.default.attributesOfItem(atPath: photos.home.appendingPathComponent("saved/" + file).path)[.size] as? Int
+            #expect(Int(bytes) == size, "opened \(bytes) bytes; save --size original saved \(String(describing: size))")
+        }
+    }
+
     /// An id as a person may type or paste it: Openverse's UUID in capitals, a number with
     /// leading zeros. Each is the provider's id as it spells it.
     @Test func idsAreTakenAsTheProviderSpellsThem() async throws {
