@@ -71,6 +71,10 @@ final class CacheIndex: Sendable {
                 } catch {
                     var isFolder: ObjCBool = false
                     let reason = (error as? ForeignCacheFolder)?.reason
+                        ?? (error as? NewerCacheIndex).map { newer in
+                            "the cache index at \(path) cannot be used: \(newer); continuing without the cache "
+                                + "(use that photos, or photos cache clear to start an empty cache for this one)"
+                        }
                         ?? (FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder) && !isFolder.boolValue
                         ? "the cache folder \(root.path) is a file, not a folder (PHOTOS_CACHE_DIR names a folder); continuing without the cache"
                         : "the cache index at \(path) cannot be used (\(Self.accessProblem(root: root.path, index: path) ?? Self.describe(error))); continuing without the cache")
@@ -132,6 +136,24 @@ final class CacheIndex: Sendable {
         for suffix in ["", "-wal", "-shm"] { fs.remove(atPath: path + suffix) }
         let queue = try openAndMigrateRetryingBusy()
         state.withLock { $0 = .open(queue) }
+    }
+
+    /// Replaces an index a newer photos made with an empty one, under the cache lock: what
+    /// `cache clear` does for a cache this photos cannot otherwise use.
+    /// - Returns: the newer schema version replaced, or nil when the index is not newer.
+    func replaceIfNewer() throws -> Int? {
+        guard fs.exists(atPath: path) else { return nil }
+        var grdb = Configuration()
+        grdb.readonly = true
+        grdb.busyMode = .timeout(configuration.busyTimeout)
+        guard let queue = try? DatabaseQueue(path: path, configuration: grdb) else { return nil }
+        let version = (try? queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } ?? 0) ?? 0
+        try? queue.close()
+        guard version > CacheSchema.migrations.count else { return nil }
+        let lock = try FileLock.acquire(lockPath, wait: true)
+        defer { lock?.unlock() }
+        try reset()
+        return version
     }
 
     /// A corruption found after opening: leave a marker so the next command rebuilds the index.

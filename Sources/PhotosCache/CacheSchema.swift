@@ -29,8 +29,11 @@ enum CacheSchema {
     static func migrate(_ queue: DatabaseQueue) throws -> Bool {
         let current = try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") ?? 0 }
         if current == migrations.count { return false }
+        // An index a later photos made: its tables may not be what this one reads and writes.
+        if current > migrations.count { throw NewerCacheIndex(version: current) }
         return try queue.write { db in
             let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+            if version > migrations.count { throw NewerCacheIndex(version: version) }
             guard version < migrations.count else { return false }
             var created = false
             if version == 0, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") == 0 {
@@ -241,4 +244,14 @@ enum CacheSchema {
                 """)
         },
     ]
+}
+
+/// An index whose schema version is past the last this photos knows: made by a later photos,
+/// left as it is (that photos still reads it), and not used by this one.
+struct NewerCacheIndex: Error, CustomStringConvertible {
+    var version: Int
+
+    var description: String {
+        "it was made by a newer photos (schema \(version); this one reads up to \(CacheSchema.migrations.count))"
+    }
 }

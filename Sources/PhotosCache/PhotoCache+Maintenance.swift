@@ -248,6 +248,11 @@ extension PhotoCache {
         // Ctrl-C before anything is removed: nothing is.
         try Task.checkCancellation()
         try configuration.fileSystem.createDirectory(atPath: root.path)
+        // An index a newer photos made is of no use to this one: a clear starts an empty one
+        // (every listing goes with it, whatever `provider` is).
+        if let newer = try index.replaceIfNewer() {
+            configuration.warn("the cache index was made by a newer photos (schema \(newer)); an empty one for this photos replaced it")
+        }
         // Opened (and rebuilt when broken) before the lock is taken, as in `evict`.
         _ = try index.database()
         let lock = try FileLock.acquire(index.lockPath, wait: true)

@@ -201,6 +201,41 @@ import Testing
         }
     }
 
+    /// An index a later photos made (a schema version past this one's) is left as it is and not
+    /// used (it was used as current, and this photos wrote rows into tables it did not know);
+    /// `cache clear` starts an empty one (it failed on the unknown tables, 69).
+    @Test func anIndexOfANewerPhotosIsLeftAloneUntilACacheClear() async throws {
+        try await withServer { _, photos in
+            #expect(try await photos.run(["list", "--provider", "placeholder", "--per-page", "3"]).status == 0)
+            let index = photos.cacheFolder.appendingPathComponent("index.sqlite").path
+            func version() throws -> Int {
+                let queue = try DatabaseQueue(path: index)
+                defer { try? queue.close() }
+                return try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } ?? 0
+            }
+            let current = try version()
+            do {
+                let queue = try DatabaseQueue(path: index)
+                try await queue.write { db in
+                    try db.execute(sql: "ALTER TABLE image RENAME COLUMN size TO size_bytes")
+                    try db.execute(sql: "PRAGMA user_version = 999")
+                }
+                try queue.close()
+            }
+            let list = try await photos.run(["list", "--provider", "placeholder", "--per-page", "5", "--format", "json"])
+            #expect(list.status == 0, "\(list.stderr)")
+            #expect(list.stderr.contains("was made by a newer photos (schema 999; this one reads up to \(current))"), "\(list.stderr)")
+            #expect(list.stderr.components(separatedBy: "warning:").count == 2, "one warning: \(list.stderr)")
+            #expect(try version() == 999, "left as it is")
+            let clear = try await photos.run(["cache", "clear"])
+            #expect(clear.status == 0 && clear.stderr.contains("an empty one for this photos replaced it"), "\(clear.stderr)")
+            #expect(try version() == current)
+            let stats = try await photos.run(["cache", "stats", "--format", "json"])
+            #expect(try stats.status == 0 && (stats.json()["images"] as? Int) == 0, "\(stats.stderr)")
+            #expect(try await photos.run(["list", "--provider", "placeholder", "--per-page", "3"]).status == 0)
+        }
+    }
+
     @Test func aTamperedFetchTimeIsRevalidatedNotACrash() async throws {
         try await withServer { _, photos in
             #expect(try await photos.run(["list", "--provider", "placeholder", "--per-page", "3", "--no-thumbnails"]).status == 0)
