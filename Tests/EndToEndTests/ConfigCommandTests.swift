@@ -157,6 +157,15 @@ import Testing
         #expect(paths.status == 0, "the report still prints")
         #expect(paths.stderr.contains("PHOTOS_CA_BUNDLE ([tls] ca_bundle) names '/nonexistent.pem', which cannot be read"), "\(paths.stderr)")
         #expect(paths.stderr.contains("PHOTOS_NASA_API ([nasa] api) is 'notaurl', not an http or https URL"), "\(paths.stderr)")
+        // A default provider no listing could use: said here, as list says it.
+        let config = photos.home.appendingPathComponent("defaults.toml")
+        try "[defaults]\nprovider = \"nope\"\n".write(to: config, atomically: true, encoding: .utf8)
+        let defaults = try await photos.run(["config", "show"], environment: ["PHOTOS_CONFIG": config.path])
+        #expect(defaults.status == 0 && defaults.stderr.contains("unknown provider 'nope' (config [defaults] provider)"), "\(defaults.stderr)")
+        let list = try await photos.run(["list"], environment: ["PHOTOS_CONFIG": config.path])
+        #expect(list.status == 64 && list.stderr.contains("unknown provider 'nope' (config [defaults] provider)"), "\(list.stderr)")
+        try "[defaults]\nprovider = \"openverse\"\n".write(to: config, atomically: true, encoding: .utf8)
+        #expect(try await photos.run(["config", "show"], environment: ["PHOTOS_CONFIG": config.path]).stderr.isEmpty)
     }
 
     /// A variable set to spaces is not set: the file's value counts, for commands and for
@@ -176,6 +185,27 @@ import Testing
         #expect(entries.first { $0["name"] as? String == "flickr" }?["configured"] as? Bool == true, "\(providers.stdout)")
         let path = try await photos.run(["cache", "path"], environment: blank)
         #expect(path.stdout.trimmingCharacters(in: .newlines) == photos.home.path + "/from-config", "\(path.stdout) \(path.stderr)")
+    }
+
+    /// A config file that cannot be looked at (a link to nothing, a loop of links) is said, as
+    /// an unreadable one is; it was taken for no file, and the defaults used without a word.
+    @Test func aConfigLinkToNothingOrALoopIsSaidNotSkipped() async throws {
+        let photos = try PhotosBinary(server: nil)
+        defer { photos.remove() }
+        let dangling = photos.home.appendingPathComponent("dangling.toml")
+        try FileManager.default.createSymbolicLink(atPath: dangling.path, withDestinationPath: photos.home.appendingPathComponent("gone.toml").path)
+        let loop = photos.home.appendingPathComponent("loop1.toml")
+        try FileManager.default.createSymbolicLink(atPath: loop.path, withDestinationPath: photos.home.appendingPathComponent("loop2.toml").path)
+        try FileManager.default.createSymbolicLink(
+            atPath: photos.home.appendingPathComponent("loop2.toml").path, withDestinationPath: loop.path)
+        for (path, reason) in [(dangling.path, "is a symbolic link to nothing"), (loop.path, "cannot be read: Too many levels of symbolic links")] {
+            let run = try await photos.run(["cache", "path"], environment: ["PHOTOS_CONFIG": path])
+            #expect(run.status == 64 && run.stderr.contains("\(path)") && run.stderr.contains(reason), "\(run.status) \(run.stderr)")
+            let show = try await photos.run(["config", "show"], environment: ["PHOTOS_CONFIG": path])
+            #expect(show.status == 0 && show.stderr.contains(reason) && !show.stdout.contains("not present"), "\(show.stdout) \(show.stderr)")
+        }
+        let missing = try await photos.run(["cache", "path"], environment: ["PHOTOS_CONFIG": photos.home.appendingPathComponent("none.toml").path])
+        #expect(missing.status == 0, "no file at all is no config: \(missing.stderr)")
     }
 
     /// A download setting stops only commands that download: `cache` commands run whatever

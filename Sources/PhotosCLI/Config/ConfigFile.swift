@@ -49,10 +49,24 @@ struct ConfigFile: Equatable {
     /// The largest config file read: far more than any set of settings takes.
     static let maxBytes = 1 << 20
 
+    /// Whether anything is at `path`, or may be (it cannot be looked at): all but "no such file".
+    static func isSomething(at path: String) -> Bool {
+        var info = stat()
+        if lstat(path, &info) == 0 { return true }
+        return errno != ENOENT && errno != ENOTDIR
+    }
+
     static func load(path: String, schema: @autoclosure () -> ConfigSchema? = nil, lenient: Bool = false) throws -> ConfigFile {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return ConfigFile() }
-        guard !isFolder.boolValue else { throw ParseError(path: path, line: 0, reason: "is a folder, not a file") }
+        // Only a path where nothing is counts as no file: one that cannot be looked at (a folder
+        // the user may not enter, a loop of links) or a link to nothing is said, not skipped.
+        var found = stat()
+        if stat(path, &found) != 0 {
+            let code = errno
+            guard isSomething(at: path) else { return ConfigFile() }
+            let reason = code == ENOENT ? "is a symbolic link to nothing" : "cannot be read: \(String(cString: strerror(code)))"
+            throw ParseError(path: path, line: 0, reason: reason)
+        }
+        guard (found.st_mode & S_IFMT) != S_IFDIR else { throw ParseError(path: path, line: 0, reason: "is a folder, not a file") }
         // Opened without waiting (a FIFO would block until a writer came) and read by hand, so
         // that a file that cannot be read says why (permissions, not a file), not that its text
         // is no UTF-8.

@@ -27,6 +27,8 @@ struct ConfigReport: Encodable {
     /// The settings that name an API's URL (checked as commands check them).
     private let urlVariables: Set<String>
     private let variables: [String: String]
+    /// Why `[defaults] provider` would be refused by `list` and `save`, if it would.
+    private let defaultProvidersProblem: String?
 
     init(environment: AppEnvironment, curl: CurlLibraryInfo? = CurlLibraryInfo.current()) {
         let variables = environment.environment
@@ -38,7 +40,7 @@ struct ConfigReport: Encodable {
         } else {
             pathSource = "default"
         }
-        fileExists = FileManager.default.fileExists(atPath: path)
+        fileExists = ConfigFile.isSomething(at: path)
         let path = path
         entries = ConfigSchema(registry: environment.registry).settings.map { setting in
             if let variable = setting.variable, let value = AppEnvironment.setValue(variables[variable]) {
@@ -52,11 +54,24 @@ struct ConfigReport: Encodable {
         self.curl = curl
         urlVariables = Set(environment.registry.settings.filter { $0.role == .endpoint }.map(\.variable))
         self.variables = variables
+        var problem: String?
+        if environment.defaultProviders != nil {
+            do {
+                _ = try ProviderSelection(environment: environment).resolve(nil)
+            } catch {
+                problem = "\(Diagnostics.describe(error)); photos list and save without --provider will refuse to run"
+            }
+        }
+        defaultProvidersProblem = problem
     }
 
     /// Values the commands that read them would refuse: an integer setting that is not a whole
     /// number in its range.
     var problems: [String] {
+        settingProblems + (defaultProvidersProblem.map { [$0] } ?? [])
+    }
+
+    private var settingProblems: [String] {
         entries.compactMap { entry in
             guard let value = entry.value, entry.source != .default else { return nil }
             let name = entry.setting.variable.map { "\($0) (\(entry.setting.displayKey))" } ?? entry.setting.displayKey
