@@ -6,24 +6,6 @@ import PhotosCore
 // numbers may come as strings; `extmetadata` may be `[]` instead of `{}` when empty. A field
 // of the wrong type becomes nil instead of failing the whole answer.
 
-/// A JSON value's text: strings as they are, numbers written out.
-func commonsString(_ value: Any?) -> String? {
-    if let text = value as? String { return text }
-    if let number = value as? NSNumber { return number.stringValue }
-    return nil
-}
-
-/// A JSON number, or a string holding an integer.
-func commonsInt(_ value: Any?) -> Int? {
-    if let text = value as? String { return Int(text.trimmingCharacters(in: .whitespaces)) }
-    if let number = value as? NSNumber {
-        let double = number.doubleValue
-        guard double.isFinite, double == double.rounded(), abs(double) < 1e15 else { return nil }
-        return Int(double)
-    }
-    return nil
-}
-
 /// The objects of a JSON array, or the values of a JSON object (formatversion 1's keyed maps).
 func commonsObjects(_ value: Any?) -> [[String: Any]] {
     if let array = value as? [Any] { return array.compactMap { $0 as? [String: Any] } }
@@ -55,14 +37,14 @@ struct CommonsAnswer {
     /// `{"error":{"code","info"}}`, sent with HTTP 200.
     var error: (code: String, info: String?)? {
         guard let error = root["error"] as? [String: Any] else { return nil }
-        return (commonsString(error["code"]) ?? "unknown", commonsString(error["info"]))
+        return (LenientJSON.string(error["code"]) ?? "unknown", LenientJSON.string(error["info"]))
     }
 
     var query: [String: Any]? { root["query"] as? [String: Any] }
 
     /// The `continue` object's value for `key` (`gsroffset`, `cmcontinue`).
     func continuation(_ key: String) -> String? {
-        commonsString((root["continue"] as? [String: Any])?[key])
+        LenientJSON.string((root["continue"] as? [String: Any])?[key])
     }
 
     /// `query.pages`, in the order the API sent them.
@@ -70,7 +52,7 @@ struct CommonsAnswer {
 
     /// `query.categorymembers`: page ids in list order.
     var memberIDs: [String] {
-        commonsObjects(query?["categorymembers"]).compactMap { commonsString($0["pageid"]) }
+        commonsObjects(query?["categorymembers"]).compactMap { LenientJSON.string($0["pageid"]) }
     }
 }
 
@@ -86,10 +68,10 @@ struct CommonsPage {
     var info: CommonsImageInfo?
 
     init(_ object: [String: Any]) {
-        pageID = commonsString(object["pageid"])
-        namespace = commonsInt(object["ns"])
-        title = commonsString(object["title"])
-        index = commonsInt(object["index"])
+        pageID = LenientJSON.string(object["pageid"])
+        namespace = LenientJSON.int(object["ns"])
+        title = LenientJSON.string(object["title"])
+        index = LenientJSON.int(object["index"])
         isMissing = object["missing"] != nil || object["invalid"] != nil
         info = commonsObjects(object["imageinfo"]).first.map(CommonsImageInfo.init)
     }
@@ -110,25 +92,25 @@ struct CommonsImageInfo {
     var metadata: [String: String] = [:]
 
     init(_ object: [String: Any]) {
-        url = commonsString(object["url"])
-        width = commonsInt(object["width"])
-        height = commonsInt(object["height"])
-        thumbURL = commonsString(object["thumburl"])
-        thumbWidth = commonsInt(object["thumbwidth"])
-        thumbHeight = commonsInt(object["thumbheight"])
-        descriptionURL = commonsString(object["descriptionurl"])
-        mime = commonsString(object["mime"])
-        timestamp = commonsString(object["timestamp"])
-        user = commonsString(object["user"])
+        url = LenientJSON.string(object["url"])
+        width = LenientJSON.int(object["width"])
+        height = LenientJSON.int(object["height"])
+        thumbURL = LenientJSON.string(object["thumburl"])
+        thumbWidth = LenientJSON.int(object["thumbwidth"])
+        thumbHeight = LenientJSON.int(object["thumbheight"])
+        descriptionURL = LenientJSON.string(object["descriptionurl"])
+        mime = LenientJSON.string(object["mime"])
+        timestamp = LenientJSON.string(object["timestamp"])
+        user = LenientJSON.string(object["user"])
         // `{"Artist": {"value": "...", "source": "...", "hidden": ""}}`; `[]` when empty. A value
         // can also be a map of languages (iiextmetadatamultilang): English, else any.
         if let entries = object["extmetadata"] as? [String: Any] {
             for (name, entry) in entries {
                 guard let entry = entry as? [String: Any] else { continue }
-                if let value = commonsString(entry["value"]) {
+                if let value = LenientJSON.string(entry["value"]) {
                     metadata[name] = value
                 } else if let languages = entry["value"] as? [String: Any] {
-                    let text = commonsString(languages["en"]) ?? languages.keys.sorted().lazy.compactMap { commonsString(languages[$0]) }.first
+                    let text = LenientJSON.string(languages["en"]) ?? languages.keys.sorted().lazy.compactMap { LenientJSON.string(languages[$0]) }.first
                     if let text { metadata[name] = text }
                 }
             }

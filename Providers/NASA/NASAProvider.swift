@@ -181,15 +181,14 @@ public struct NASAProvider: RegisteredProvider {
         guard let item = collection.items.first(where: { $0.data?.nasaID == id.raw }), var photo = photo(from: item) else {
             throw PhotosError.notFound(id)
         }
-        let assets = try await listed
+        // The asset list only adds sizes: when it cannot be had (missing, an error status, a body
+        // that is no list, a failed request), the item's own links serve, as the search answered.
         var hrefs: [String] = []
-        if assets.isSuccess {
-            guard let list = NASAAssets(assets.body) else {
-                throw PhotosError.badData(provider: Self.name, detail: "the /asset response is not a collection of items")
-            }
-            hrefs = list.hrefs
-        } else if assets.status != 404 {
-            throw Self.httpStatus(assets)
+        do {
+            let assets = try await listed
+            if assets.isSuccess, let list = NASAAssets(assets.body) { hrefs = list.hrefs }
+        } catch {
+            if error is CancellationError || Task.isCancelled { throw error }
         }
         let sizes = Self.sizes(hrefs.isEmpty ? item.links.map(\.href) : hrefs, links: item.links)
         if let original = sizes.first(where: { $0.label == "original" }) ?? sizes.first {

@@ -5,24 +5,6 @@ import PhotosCore
 // JSONSerialization: optional fields come and go, key order varies, keywords are a list or a
 // comma-separated string. A field of the wrong type becomes nil instead of failing the page.
 
-/// A JSON value's text: strings as they are, numbers written out.
-func nasaString(_ value: Any?) -> String? {
-    if let text = value as? String { return text }
-    if let number = value as? NSNumber { return number.stringValue }
-    return nil
-}
-
-/// A JSON number, or a string holding an integer.
-func nasaInt(_ value: Any?) -> Int? {
-    if let text = value as? String { return Int(text.trimmingCharacters(in: .whitespaces)) }
-    if let number = value as? NSNumber {
-        let double = number.doubleValue
-        guard double.isFinite, double == double.rounded(), abs(double) < 1e15 else { return nil }
-        return Int(double)
-    }
-    return nil
-}
-
 private func nasaObjects(_ value: Any?) -> [[String: Any]] {
     ((value as? [Any]) ?? []).compactMap { $0 as? [String: Any] }
 }
@@ -40,9 +22,9 @@ struct NASACollection {
             let collection = root["collection"] as? [String: Any], let items = collection["items"] as? [Any]
         else { return nil }
         self.items = items.compactMap { ($0 as? [String: Any]).map(NASAItem.init) }
-        totalHits = nasaInt((collection["metadata"] as? [String: Any])?["total_hits"])
+        totalHits = LenientJSON.int((collection["metadata"] as? [String: Any])?["total_hits"])
         if let links = collection["links"] as? [Any] {
-            hasNext = links.contains { nasaString(($0 as? [String: Any])?["rel"])?.lowercased() == "next" }
+            hasNext = links.contains { LenientJSON.string(($0 as? [String: Any])?["rel"])?.lowercased() == "next" }
         }
     }
 }
@@ -71,19 +53,19 @@ struct NASAData {
     var secondaryCreator: String?
 
     init(_ object: [String: Any]) {
-        nasaID = nasaString(object["nasa_id"])
-        title = nasaString(object["title"])
-        description = nasaString(object["description"]) ?? nasaString(object["description_508"])
-        center = nasaString(object["center"])
-        dateCreated = nasaString(object["date_created"])
-        mediaType = nasaString(object["media_type"])
-        photographer = nasaString(object["photographer"])
-        location = nasaString(object["location"])
-        secondaryCreator = nasaString(object["secondary_creator"])
+        nasaID = LenientJSON.string(object["nasa_id"])
+        title = LenientJSON.string(object["title"])
+        description = LenientJSON.string(object["description"]) ?? LenientJSON.string(object["description_508"])
+        center = LenientJSON.string(object["center"])
+        dateCreated = LenientJSON.string(object["date_created"])
+        mediaType = LenientJSON.string(object["media_type"])
+        photographer = LenientJSON.string(object["photographer"])
+        location = LenientJSON.string(object["location"])
+        secondaryCreator = LenientJSON.string(object["secondary_creator"])
         let raw: [String]
         if let list = object["keywords"] as? [Any] {
-            raw = list.compactMap(nasaString)
-        } else if let text = nasaString(object["keywords"]) {
+            raw = list.compactMap { LenientJSON.string($0) }
+        } else if let text = LenientJSON.string(object["keywords"]) {
             raw = text.split(separator: ",").map(String.init)
         } else {
             raw = []
@@ -101,12 +83,12 @@ struct NASALink {
     var height: Int?
 
     init?(_ object: [String: Any]) {
-        guard let href = nasaString(object["href"]) else { return nil }
+        guard let href = LenientJSON.string(object["href"]) else { return nil }
         self.href = href
-        rel = nasaString(object["rel"])?.lowercased()
-        render = nasaString(object["render"])?.lowercased()
-        width = nasaInt(object["width"])
-        height = nasaInt(object["height"])
+        rel = LenientJSON.string(object["rel"])?.lowercased()
+        render = LenientJSON.string(object["render"])?.lowercased()
+        width = LenientJSON.int(object["width"])
+        height = LenientJSON.int(object["height"])
     }
 }
 
@@ -118,14 +100,14 @@ struct NASAAssets {
         guard let root = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
             let collection = root["collection"] as? [String: Any], let items = collection["items"] as? [Any]
         else { return nil }
-        hrefs = items.compactMap { nasaString(($0 as? [String: Any])?["href"]) }
+        hrefs = items.compactMap { LenientJSON.string(($0 as? [String: Any])?["href"]) }
     }
 }
 
 /// An error body's `reason` (`{"reason": "..."}`), on one line, at most 300 characters.
 func nasaReason(_ body: Data) -> String? {
     guard let root = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
-        let reason = nasaString(root["reason"]) ?? nasaString(root["message"])
+        let reason = LenientJSON.string(root["reason"]) ?? LenientJSON.string(root["message"])
     else { return nil }
     let text = HTMLText.collapse(reason)
     guard !text.isEmpty else { return nil }

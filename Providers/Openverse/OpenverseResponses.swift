@@ -1,26 +1,9 @@
 import Foundation
+import PhotosCore
 
 // Openverse's JSON, read leniently with JSONSerialization: width, height, filetype, title,
 // creator and most other fields may be null; a field of the wrong type becomes nil instead of
 // failing the whole page.
-
-/// A JSON value's text: strings as they are, numbers written out.
-func openverseString(_ value: Any?) -> String? {
-    if let text = value as? String { return text }
-    if let number = value as? NSNumber { return number.stringValue }
-    return nil
-}
-
-/// A JSON number, or a string holding an integer.
-func openverseInt(_ value: Any?) -> Int? {
-    if let text = value as? String { return Int(text.trimmingCharacters(in: .whitespaces)) }
-    if let number = value as? NSNumber {
-        let double = number.doubleValue
-        guard double.isFinite, double == double.rounded(), abs(double) < 1e15 else { return nil }
-        return Int(double)
-    }
-    return nil
-}
 
 /// `GET /v1/images/?q=...`: `{"result_count","page_count","page_size","page","results":[...]}`.
 struct OpenverseSearch {
@@ -34,8 +17,8 @@ struct OpenverseSearch {
         guard let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
             let results = object["results"] as? [Any]
         else { return nil }
-        resultCount = openverseInt(object["result_count"])
-        pageCount = openverseInt(object["page_count"])
+        resultCount = LenientJSON.int(object["result_count"])
+        pageCount = LenientJSON.int(object["page_count"])
         self.results = results.compactMap { ($0 as? [String: Any]).map(OpenverseImage.init) }
     }
 }
@@ -63,26 +46,26 @@ struct OpenverseImage {
     var indexedOn: String?
 
     init(_ object: [String: Any]) {
-        id = openverseString(object["id"])
-        title = openverseString(object["title"])
-        foreignLandingURL = openverseString(object["foreign_landing_url"])
-        url = openverseString(object["url"])
-        creator = openverseString(object["creator"])
-        creatorURL = openverseString(object["creator_url"])
-        license = openverseString(object["license"])
-        licenseVersion = openverseString(object["license_version"])
-        licenseURL = openverseString(object["license_url"])
-        provider = openverseString(object["provider"])
-        source = openverseString(object["source"])
-        category = openverseString(object["category"])
-        filetype = openverseString(object["filetype"])
-        attribution = openverseString(object["attribution"])
-        width = openverseInt(object["width"])
-        height = openverseInt(object["height"])
-        thumbnail = openverseString(object["thumbnail"])
-        indexedOn = openverseString(object["indexed_on"])
+        id = LenientJSON.string(object["id"])
+        title = LenientJSON.string(object["title"])
+        foreignLandingURL = LenientJSON.string(object["foreign_landing_url"])
+        url = LenientJSON.string(object["url"])
+        creator = LenientJSON.string(object["creator"])
+        creatorURL = LenientJSON.string(object["creator_url"])
+        license = LenientJSON.string(object["license"])
+        licenseVersion = LenientJSON.string(object["license_version"])
+        licenseURL = LenientJSON.string(object["license_url"])
+        provider = LenientJSON.string(object["provider"])
+        source = LenientJSON.string(object["source"])
+        category = LenientJSON.string(object["category"])
+        filetype = LenientJSON.string(object["filetype"])
+        attribution = LenientJSON.string(object["attribution"])
+        width = LenientJSON.int(object["width"])
+        height = LenientJSON.int(object["height"])
+        thumbnail = LenientJSON.string(object["thumbnail"])
+        indexedOn = LenientJSON.string(object["indexed_on"])
         tags = ((object["tags"] as? [Any]) ?? []).compactMap { tag in
-            let name = openverseString((tag as? [String: Any])?["name"]) ?? openverseString(tag)
+            let name = LenientJSON.string((tag as? [String: Any])?["name"]) ?? LenientJSON.string(tag)
             return name.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
         }
     }
@@ -107,7 +90,7 @@ func openverseDetail(_ body: Data) -> String? {
         return nil
     }
     func flatten(_ value: Any) -> String {
-        if let text = openverseString(value) { return text }
+        if let text = LenientJSON.string(value) { return text }
         if let list = value as? [Any] { return list.map(flatten).joined(separator: " ") }
         if let map = value as? [String: Any] { return map.keys.sorted().map { "\($0): \(flatten(map[$0] ?? ""))" }.joined(separator: "; ") }
         return ""

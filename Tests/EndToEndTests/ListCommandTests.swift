@@ -509,6 +509,27 @@ import Testing
         }
     }
 
+    /// A walk (`--all`) that a failing page ends early says so in its JSON, not only on stderr:
+    /// `has_more` alone made a cut-short listing look like one a script could page on from.
+    @Test func aWalkCutShortByAFailingPageSaysWhyInItsJSON() async throws {
+        let failing: FixtureRouteHandler = { request in
+            guard request.path.hasPrefix("/services/rest"), request.queryValue("page") == "2" else { return nil }
+            return .json(#"{"error":"down"}"#, status: 500)
+        }
+        try await withServer(FixtureServerConfiguration(routes: [failing])) { _, photos in
+            let run = try await photos.run(["list", "--provider", "flickr", "--query", "many", "--per-page", "50", "--all", "--no-thumbnails", "--format", "json"])
+            #expect(run.status == 0, "what was listed is printed: \(run.stderr)")
+            #expect(run.stderr.contains("flickr: stopped after page 1"), "\(run.stderr)")
+            let document = try run.json()
+            let provider = try #require((document["providers"] as? [[String: Any]])?.first)
+            #expect(provider["count"] as? Int == 50 && provider["last_page"] as? Int == 1)
+            let error = try #require(provider["error"] as? String, "\(provider)")
+            #expect(error.contains("500"), "\(error)")
+            let whole = try await photos.run(["list", "--provider", "placeholder", "--per-page", "3", "--no-thumbnails", "--format", "json"])
+            #expect((try whole.json()["providers"] as? [[String: Any]])?.first?["error"] is NSNull, "\(whole.stdout)")
+        }
+    }
+
     @Test func thumbnailsThatFailedForDifferentReasonsAreNotGivenOne() async throws {
         // Three thumbnails of one host fail: one 404, two 500s.
         let failing: FixtureRouteHandler = { request in

@@ -167,10 +167,17 @@ import Testing
         #expect(await photosError { try await Self.provider(fuzzy).detail(near) } == .notFound(near))
     }
 
-    @Test func withoutAnAssetListTheItemsLinksAreTheSizes() async throws {
+    /// The asset list only adds sizes: missing (404), failing (503, 429) or no list at all (a
+    /// sign-in page with 200), the search item's own links serve. A bad asset answer failed the
+    /// whole detail (65, 69) although the search had answered.
+    @Test(arguments: [
+        (404, #"{"reason": "No assets found"}"#), (503, #"{"reason": "down"}"#), (429, ""), (200, "<!doctype html><title>Sign in</title>"),
+        (200, #"{"collection": {"items": "none"}}"#),
+    ])
+    func withoutAnAssetListTheItemsLinksAreTheSizes(status: Int, body: String) async throws {
         let item = try NASAFixtures.data("item-as11-40-5874.json")
         let http = FakeTransport { path, _ in
-            path.hasPrefix("/asset/") ? FakeTransport.answer(#"{"reason": "No assets found"}"#, status: 404) : FakeTransport.answer(item)
+            path.hasPrefix("/asset/") ? FakeTransport.answer(body, status: status) : FakeTransport.answer(item)
         }
         let detail = try await Self.provider(http).detail(PhotoID(provider: "nasa", raw: "as11-40-5874"))
         #expect(detail.sizes.map(\.label) == ["original", "large", "medium", "small", "thumb"])

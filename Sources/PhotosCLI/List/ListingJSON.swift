@@ -11,9 +11,13 @@ struct ListingJSON: Encodable {
         var count: Int
         var cached: Bool
         var ageSeconds: Int
+        /// What stopped the walk before it ended as asked (`--all` or `--limit` with a page
+        /// failing after the first), said on stderr too; nil when nothing did. A script sees
+        /// that `has_more` is not the whole story.
+        var error: String? = nil
 
         enum CodingKeys: String, CodingKey {
-            case name, total, count, cached
+            case name, total, count, cached, error
             case firstPage = "first_page", lastPage = "last_page", hasMore = "has_more", ageSeconds = "age_seconds"
         }
 
@@ -27,6 +31,7 @@ struct ListingJSON: Encodable {
             try container.encode(count, forKey: .count)
             try container.encode(cached, forKey: .cached)
             try container.encode(ageSeconds, forKey: .ageSeconds)
+            try container.encode(error, forKey: .error)
         }
     }
 
@@ -113,6 +118,8 @@ extension ListingJSON {
             json.bool(provider.cached)
             json.key("count")
             json.int(provider.count)
+            json.key("error")
+            json.string(provider.error)
             json.key("first_page")
             json.int(provider.firstPage)
             json.key("has_more")

@@ -19,7 +19,7 @@ extension Listing {
                 providers: listings.map {
                     .init(
                         name: $0.name, firstPage: $0.firstPage, lastPage: $0.lastPage, total: $0.total, hasMore: $0.hasMore,
-                        count: $0.photos.count, cached: $0.cached, ageSeconds: Int($0.age))
+                        count: $0.photos.count, cached: $0.cached, ageSeconds: Int($0.age), error: $0.partialError)
                 },
                 cached: !listings.isEmpty && listings.allSatisfy(\.cached),
                 ageSeconds: Int(listings.map(\.age).max() ?? 0),
