@@ -1,5 +1,6 @@
 import FixtureServerKit
 import Foundation
+import Synchronization
 import PhotosTestSupport
 import Testing
 
@@ -423,7 +424,8 @@ import Glibc
             #expect(saved > 10, "\(walked.stdout)")
             #expect(pipedSummary["saved"] as? Int == saved, "\(piped.stdout) \(piped.stderr)")
             #expect((pipedSummary["failed"] as? [Any])?.count == (walkedSummary["failed"] as? [Any])?.count)
-            #expect(piped.stderr.contains("no detail ("), "the fallback is said: \(piped.stderr)")
+            #expect(walked.stderr.contains("no detail ("), "the fallback is said: \(walked.stderr)")
+            #expect(!piped.stderr.contains("no detail ("), "a detail the provider does not have is not asked for again: \(piped.stderr)")
             // A photo that failed is said once, with one reason, and never as saved from its listing.
             let failed = try #require(walkedSummary["failed"] as? [[String: String]])
             #expect(!failed.isEmpty)
@@ -554,6 +556,48 @@ import Glibc
                 let fine = try await photos.run(["save"] + ids + ["--to", folder.appending(template).path, "--name", template])
                 #expect(fine.status == 0 && !fine.stderr.contains("not their type"), "\(template): \(fine.stderr)")
             }
+            // {ext} comes from the image's URL: one that names another type is said as such, not
+            // with advice to do what the name already does.
+            let commons = try await photos.run(["save", "--provider", "commons", "--query", "pwned", "--to", folder.appending("commons").path])
+            let said = commons.stderr.split(separator: "\n").filter { $0.contains("not their type") }
+            #expect(said.count == 1 && said.first?.contains("holds a JPEG image") == true, "\(commons.stderr)")
+            #expect(said.first?.contains("end --name with .{ext}") == false && said.first?.contains("URL") == true, "\(commons.stderr)")
+        }
+    }
+
+    /// A second save of what the first saved asks nothing for the files already there, also when
+    /// their photos needed a detail to be named (NASA's listings name no image for some).
+    @Test func aRerunAsksNothingForTheFilesAlreadyThere() async throws {
+        let paths = Mutex<[String]>([])
+        let recording: FixtureRouteHandler = { request in
+            paths.withLock { $0.append(request.target) }
+            return nil
+        }
+        try await withServer(FixtureServerConfiguration(routes: [recording])) { _, photos in
+            let folder = try TemporaryFolder("save-rerun")
+            let arguments = ["save", "--provider", "nasa", "--limit", "20", "--to", folder.url.path, "--format", "json"]
+            let first = try await photos.run(arguments)
+            let failed = try #require(try first.json()["failed"] as? [[String: Any]]).compactMap { $0["id"] as? String }
+            paths.withLock { $0.removeAll() }
+            let again = try await photos.run(arguments)
+            #expect(try again.json()["saved"] as? Int == 0, "\(again.stdout)")
+            let asked = paths.withLock { $0 }
+            let failing = failed.map { $0.replacingOccurrences(of: "nasa:", with: "") }
+            #expect(asked.allSatisfy { path in failing.contains { path.contains($0) } }, "asked for files already there: \(asked)")
+        }
+    }
+
+    /// Folders of a name whose path grew too long partway are removed with the others left
+    /// empty: 16 empty folders stayed behind.
+    @Test func foldersMadeBeforeAPathGrewTooLongAreRemoved() async throws {
+        try await withServer { _, photos in
+            let folder = try TemporaryFolder("save-too-deep")
+            let level = String(repeating: "a", count: 250)
+            let template = Array(repeating: level, count: 17).joined(separator: "/") + "/{raw_id}.{ext}"
+            let run = try await photos.run(["save", "placeholder:1", "--to", folder.url.path, "--name", template])
+            #expect(run.status == 74, "\(run.status) \(run.stderr)")
+            let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { !$0.hasPrefix(".") }
+            #expect(left.isEmpty, "\(left)")
         }
     }
 

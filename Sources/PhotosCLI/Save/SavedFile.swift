@@ -205,7 +205,13 @@ final class SavedFiles: Sendable {
             missing.append(String(level))
             level = level.lastIndex(of: "/").map { level[..<$0] } ?? ""
         }
-        try FileManager.default.createDirectory(at: url(relative), withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(at: url(relative), withIntermediateDirectories: true)
+        } catch {
+            // Levels made before one failed (a name too long, a full disk) go too, if empty.
+            folders.withLock { $0.made.append(contentsOf: missing) }
+            throw error
+        }
         folders.withLock { folders in
             folders.ready.insert(relative)
             folders.made.append(contentsOf: missing)

@@ -265,8 +265,12 @@ struct Saving {
         let misnamed = files.misnamed.withLock { $0 }
         if misnamed.count > 0, let first = misnamed.first {
             let files = misnamed.count == 1 ? "1 file was" : "\(misnamed.count) files were"
+            // A name ending in .{ext} takes the extension the image's URL gives, which the files
+            // are found by again; a server serving another type under it is said, not advised on.
             Diagnostics.warning(
-                "\(files) saved under an extension that is not their type (\(first)); end --name with .{ext} to name each by what it is")
+                request.template.literalExtension == nil
+                    ? "\(files) saved under an extension that is not their type (\(first)): {ext} is the one the image's URL names, and the server sent another type"
+                    : "\(files) saved under an extension that is not their type (\(first)); end --name with .{ext} to name each by what it is")
         }
         let renamed = files.renamed.withLock { $0 }
         if renamed.count > 0, let first = renamed.first {
@@ -383,7 +387,15 @@ struct Saving {
             }
             if let known {
                 // The listing's own image still serves when the detail cannot be had.
-                guard size.url(for: known) == nil else {
+                if let url = size.url(for: known) {
+                    // A provider with no detail for the photo (not one failing now) will have
+                    // none on the next run either: the listing's image is kept as its one size,
+                    // and a re-run asks nothing (it asked again for every such photo).
+                    if case PhotosError.notFound = error {
+                        var photo = known
+                        photo.sizes = [PhotoSize(label: "listing", width: known.width, height: known.height, url: url)]
+                        context.cache.remember(PhotoDetail(photo: photo))
+                    }
                     Diagnostics.warning("\(label): no detail (\(reason)); saving the listing's image")
                     return Resolved(label: label, photo: known, detail: nil, size: size)
                 }
