@@ -103,12 +103,15 @@ public struct CommonsProvider: RegisteredProvider {
         }.map(\.element)
         // A server that sends more than asked for does not stretch the page. A photo sent twice
         // stays: the listing keeps it once and says so, as for every provider.
-        let photos = Array(ordered.compactMap(photo(from:)).prefix(perPage))
+        let readable = ordered.compactMap(photo(from:))
+        let photos = Array(readable.prefix(perPage))
         let hasMore = answer.continuation("gsroffset") != nil && offset + perPage < CommonsAPI.searchWindow
         // Pages without a page id are records photos cannot read (files that are no bitmap,
         // a sound or a PDF, are results it leaves out on purpose).
         let unreadable = ordered.filter { $0.pageID.map(Self.isValidID) != true }.count
-        return PhotoPage(page: page, perPage: perPage, total: nil, hasMore: hasMore, photos: photos, skippedRecords: unreadable)
+        var result = PhotoPage(page: page, perPage: perPage, total: nil, hasMore: hasMore, photos: photos, skippedRecords: unreadable)
+        result.extraRecords = readable.count - photos.count  // said by the listing
+        return result
     }
 
     /// The featured pictures: the category list gives the order and the next token, then one

@@ -106,17 +106,20 @@ public struct NASAProvider: RegisteredProvider {
         }
         // A photo sent twice stays: the listing keeps it once and says so, as for every provider.
         var unreadable = 0
-        let photos = collection.items.compactMap { item -> Photo? in
+        let readable = collection.items.compactMap { item -> Photo? in
             guard let photo = photo(from: item) else {
                 unreadable += 1
                 return nil
             }
             return photo
-        }.prefix(perPage)
+        }
+        let photos = readable.prefix(perPage)
         let more = collection.hasNext ?? collection.totalHits.map { page * perPage < $0 } ?? (collection.items.count >= perPage)
         let hasMore = more && !collection.items.isEmpty && page * perPage < Self.searchWindow
-        return PhotoPage(
+        var result = PhotoPage(
             page: page, perPage: perPage, total: collection.totalHits, hasMore: hasMore, photos: Array(photos), skippedRecords: unreadable)
+        result.extraRecords = readable.count - photos.count  // said by the listing
+        return result
     }
 
     /// `--filter` values as API parameters; years must be years.
@@ -181,14 +184,15 @@ public struct NASAProvider: RegisteredProvider {
         guard let item = collection.items.first(where: { $0.data?.nasaID == id.raw }), var photo = photo(from: item) else {
             throw PhotosError.notFound(id)
         }
-        // The asset list only adds sizes: when it cannot be had (missing, an error status, a body
-        // that is no list, a failed request), the item's own links serve, as the search answered.
+        // The asset list only adds sizes: when there is none (404) or what came is no list (a
+        // sign-in page), the item's own links serve, as the search answered. A failure that may
+        // pass (5xx, 429, the network) is said: a detail made without it would be kept thinner.
+        let assets = try await listed
         var hrefs: [String] = []
-        do {
-            let assets = try await listed
-            if assets.isSuccess, let list = NASAAssets(assets.body) { hrefs = list.hrefs }
-        } catch {
-            if error is CancellationError || Task.isCancelled { throw error }
+        if assets.isSuccess {
+            hrefs = NASAAssets(assets.body)?.hrefs ?? []
+        } else if assets.status != 404 {
+            throw Self.httpStatus(assets)
         }
         let sizes = Self.sizes(hrefs.isEmpty ? item.links.map(\.href) : hrefs, links: item.links)
         if let original = sizes.first(where: { $0.label == "original" }) ?? sizes.first {

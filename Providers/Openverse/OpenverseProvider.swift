@@ -105,9 +105,11 @@ public struct OpenverseProvider: RegisteredProvider {
             let photos = Array(readable.prefix(perPage))
             let lastPage = min(search.pageCount ?? 0, Self.maxPage)
             let hasMore = !search.results.isEmpty && page < lastPage && page * perPage < Self.maxDepth
-            return PhotoPage(
+            var result = PhotoPage(
                 page: page, perPage: perPage, total: search.resultCount, hasMore: hasMore, photos: photos,
                 skippedRecords: search.results.count - readable.count)
+            result.extraRecords = readable.count - photos.count  // said by the listing
+            return result
         }
 
         // Pages of 20 covering [offset, offset + perPage): the first says how many pages exist,

@@ -110,7 +110,7 @@ struct AppEnvironment {
     /// spaces) is not set, and the next source in line (the file, then the default) counts, for
     /// every command and for `config show` alike.
     static func setValue(_ value: String?) -> String? {
-        guard let value, !value.trimmingWhitespace().isEmpty else { return nil }
+        guard let value, !value.trimmingWhitespaceAndNewlines().isEmpty else { return nil }
         return value
     }
 

@@ -142,18 +142,23 @@ final class CacheIndex: Sendable {
     /// `cache clear` does for a cache this photos cannot otherwise use.
     /// - Returns: the newer schema version replaced, or nil when the index is not newer.
     func replaceIfNewer() throws -> Int? {
-        guard fs.exists(atPath: path) else { return nil }
-        var grdb = Configuration()
-        grdb.readonly = true
-        grdb.busyMode = .timeout(configuration.busyTimeout)
-        guard let queue = try? DatabaseQueue(path: path, configuration: grdb) else { return nil }
-        let version = (try? queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } ?? 0) ?? 0
-        try? queue.close()
-        guard version > CacheSchema.migrations.count else { return nil }
+        func version() -> Int {
+            guard fs.exists(atPath: path) else { return 0 }
+            var grdb = Configuration()
+            grdb.readonly = true
+            grdb.busyMode = .timeout(configuration.busyTimeout)
+            guard let queue = try? DatabaseQueue(path: path, configuration: grdb) else { return 0 }
+            defer { try? queue.close() }
+            return (try? queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } ?? 0) ?? 0
+        }
+        guard version() > CacheSchema.migrations.count else { return nil }
         let lock = try FileLock.acquire(lockPath, wait: true)
         defer { lock?.unlock() }
+        // Asked again under the lock: another clear may have replaced it meanwhile.
+        let newer = version()
+        guard newer > CacheSchema.migrations.count else { return nil }
         try reset()
-        return version
+        return newer
     }
 
     /// A corruption found after opening: leave a marker so the next command rebuilds the index.

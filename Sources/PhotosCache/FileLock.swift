@@ -25,9 +25,13 @@ final class FileLock {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw CacheLockUnavailable(path: path, code: errno) }
         while flock(descriptor, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0 {
-            if errno == EINTR { continue }
+            let code = errno
+            if code == EINTR { continue }
             close(descriptor)
-            return nil
+            // Held by another process: only then is there no lock without an error. A file
+            // system that takes no locks (ENOLCK) is no reason to go on without one.
+            if !wait, code == EWOULDBLOCK { return nil }
+            throw CacheLockUnavailable(path: path, code: code, opened: true)
         }
         return FileLock(descriptor: descriptor)
     }
@@ -45,8 +49,11 @@ final class FileLock {
 struct CacheLockUnavailable: Error, CustomStringConvertible {
     var path: String
     var code: Int32
+    /// Whether the file opened and only the lock failed.
+    var opened = false
 
     var description: String {
+        if opened { return "its lock file \(path) cannot be locked (\(String(cString: strerror(code)))); the file system may take no locks" }
         // O_NOFOLLOW refuses a link with ELOOP, whose own words ("Too many levels of symbolic
         // links") would mislead.
         let reason = code == ELOOP ? "it is a symbolic link" : String(cString: strerror(code))

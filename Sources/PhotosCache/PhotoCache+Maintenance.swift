@@ -248,10 +248,14 @@ extension PhotoCache {
         // Ctrl-C before anything is removed: nothing is.
         try Task.checkCancellation()
         try configuration.fileSystem.createDirectory(atPath: root.path)
-        // An index a newer photos made is of no use to this one: a clear starts an empty one
-        // (every listing goes with it, whatever `provider` is).
+        // An index a newer photos made is of no use to this one: a clear starts an empty one,
+        // and the whole cache goes with it, whatever `provider` is (the images it knew would be
+        // known to none).
+        var provider = provider
         if let newer = try index.replaceIfNewer() {
-            configuration.warn("the cache index was made by a newer photos (schema \(newer)); an empty one for this photos replaced it")
+            configuration.warn(
+                "the cache index was made by a newer photos (schema \(newer)); an empty one for this photos replaced it, and the whole cache is cleared")
+            provider = nil
         }
         // Opened (and rebuilt when broken) before the lock is taken, as in `evict`.
         _ = try index.database()

@@ -47,8 +47,27 @@ public enum ImageSizeChoice: String, Sendable, CaseIterable {
         } else {
             ranked += measured.sorted { $0.longestEdge > $1.longestEdge }
         }
-        ranked += sizes.filter { $0.longestEdge == 0 }.reversed()
+        // Sizes without dimensions last, by what their labels say (NASA's come largest first,
+        // Commons' and Openverse's smallest first); among unknown labels the later first.
+        let unmeasured = sizes.enumerated().filter { $0.element.longestEdge == 0 }
+        ranked += unmeasured.sorted { left, right in
+            let (l, r) = (Self.labelRank(left.element.label), Self.labelRank(right.element.label))
+            return l != r ? l > r : left.offset > right.offset
+        }.map(\.element)
         return ranked.first { URLPolicy.isAllowed($0.url) }
+    }
+
+    /// How large a size's label says it is: original 5 down to thumbnail 1; 0 for a label that
+    /// says nothing of its size.
+    static func labelRank(_ label: String) -> Int {
+        switch label.lowercased() {
+        case "original": return 5
+        case "large": return 4
+        case "medium": return 3
+        case "small": return 2
+        case "thumb", "thumbnail": return 1
+        default: return 0
+        }
     }
 
     /// The URL to download for `photo`: from its sizes, else its own image URL.

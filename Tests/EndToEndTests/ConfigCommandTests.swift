@@ -166,6 +166,10 @@ import Testing
         #expect(list.status == 64 && list.stderr.contains("unknown provider 'nope' (config [defaults] provider)"), "\(list.stderr)")
         try "[defaults]\nprovider = \"openverse\"\n".write(to: config, atomically: true, encoding: .utf8)
         #expect(try await photos.run(["config", "show"], environment: ["PHOTOS_CONFIG": config.path]).stderr.isEmpty)
+        // Checked quietly: which providers `all` skips is a listing's to say.
+        try "[defaults]\nprovider = \"all\"\n".write(to: config, atomically: true, encoding: .utf8)
+        let all = try await photos.run(["config", "show"], environment: ["PHOTOS_CONFIG": config.path, "FLICKR_API_KEY": nil])
+        #expect(all.stderr.isEmpty, "\(all.stderr)")
     }
 
     /// A variable set to spaces is not set: the file's value counts, for commands and for

@@ -34,8 +34,6 @@ import Testing
         }
     }
 
-    /// The argument parser quotes a wrong option or value back: an escape sequence in it (a
-    /// pasted command line) is written out, never sent to the terminal.
     /// A photo a page holds twice is listed once, and the listing says so, whichever provider
     /// sent it (the recorded hostile searches of the keyless providers each repeat one record).
     @Test(arguments: ["commons", "openverse", "nasa"])
@@ -51,6 +49,8 @@ import Testing
         }
     }
 
+    /// The argument parser quotes a wrong option or value back: an escape sequence in it (a
+    /// pasted command line) is written out, never sent to the terminal.
     @Test func aWrongArgumentIsQuotedBackWithoutItsEscapeSequences() async throws {
         let photos = try PhotosBinary(server: nil)
         defer { photos.remove() }
@@ -227,9 +227,13 @@ import Testing
             #expect(list.stderr.contains("was made by a newer photos (schema 999; this one reads up to \(current))"), "\(list.stderr)")
             #expect(list.stderr.components(separatedBy: "warning:").count == 2, "one warning: \(list.stderr)")
             #expect(try version() == 999, "left as it is")
-            let clear = try await photos.run(["cache", "clear"])
-            #expect(clear.status == 0 && clear.stderr.contains("an empty one for this photos replaced it"), "\(clear.stderr)")
+            // Even a clear of one provider empties the whole cache: no image is known any more.
+            let clear = try await photos.run(["cache", "clear", "--provider", "placeholder"])
+            #expect(clear.status == 0 && clear.stderr.contains("an empty one for this photos replaced it, and the whole cache is cleared"), "\(clear.stderr)")
             #expect(try version() == current)
+            let images = photos.cacheFolder.appendingPathComponent("images").path
+            let left = FileManager.default.enumerator(atPath: images)?.allObjects.compactMap { $0 as? String }.filter { $0.contains(".") } ?? []
+            #expect(left.isEmpty, "\(left)")
             let stats = try await photos.run(["cache", "stats", "--format", "json"])
             #expect(try stats.status == 0 && (stats.json()["images"] as? Int) == 0, "\(stats.stderr)")
             #expect(try await photos.run(["list", "--provider", "placeholder", "--per-page", "3"]).status == 0)

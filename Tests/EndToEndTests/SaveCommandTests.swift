@@ -577,6 +577,7 @@ import Glibc
             let folder = try TemporaryFolder("save-rerun")
             let arguments = ["save", "--provider", "nasa", "--limit", "20", "--to", folder.url.path, "--format", "json"]
             let first = try await photos.run(arguments)
+            #expect(first.stderr.contains("no detail ("), "some photos are saved from their listing's image: \(first.stderr)")
             let failed = try #require(try first.json()["failed"] as? [[String: Any]]).compactMap { $0["id"] as? String }
             paths.withLock { $0.removeAll() }
             let again = try await photos.run(arguments)
@@ -584,6 +585,22 @@ import Glibc
             let asked = paths.withLock { $0 }
             let failing = failed.map { $0.replacingOccurrences(of: "nasa:", with: "") }
             #expect(asked.allSatisfy { path in failing.contains { path.contains($0) } }, "asked for files already there: \(asked)")
+        }
+    }
+
+    /// --to naming a link to nothing or a loop of links is said as such ("File exists" said
+    /// neither what was wrong nor what to do).
+    @Test func aToThatIsABrokenLinkIsSaidAsOne() async throws {
+        try await withServer { _, photos in
+            let folder = try TemporaryFolder("save-broken-link")
+            let dangling = folder.appending("dangling"), loop = folder.appending("loop")
+            try FileManager.default.createSymbolicLink(atPath: dangling.path, withDestinationPath: folder.appending("gone/deeper").path)
+            try FileManager.default.createSymbolicLink(atPath: loop.path, withDestinationPath: loop.path)
+            for (path, what) in [(dangling.path, "a symbolic link to nothing"), (loop.path, "a loop of symbolic links")] {
+                let run = try await photos.run(["save", "placeholder:1", "--to", path])
+                #expect(run.status == 74 && run.stderr.contains("--to names \(what): \(path)"), "\(run.stderr)")
+            }
+            #expect(!FileManager.default.fileExists(atPath: folder.appending("gone").path), "nothing made through the link")
         }
     }
 
@@ -643,7 +660,12 @@ import Glibc
             ])
             #expect(run.status == 0 || run.status == 75, "\(run.status) \(run.stderr)")
             let summary = try run.json()
-            #expect((summary["saved"] as? Int ?? 0) > 10, "\(run.stdout)")
+            let every = try await photos.run([
+                "save", "--provider", "commons,openverse", "--query", "dogs", "--all", "--to", folder.appending("all").path, "--format", "json",
+            ])
+            let saved = try #require(summary["saved"] as? Int)
+            let all = try every.json()["saved"] as? Int
+            #expect(saved > 10 && saved == all, "as --all: \(run.stdout) \(every.stdout)")
         }
     }
 

@@ -152,6 +152,13 @@ struct NameTemplateTests {
         #expect(ImageSizeChoice.original.choose(from: refused)?.url == "https://h/n.jpg", "only http(s) URLs")
         let photo = Photo(id: PhotoID(provider: "p", raw: "1"), title: "", imageURL: "https://h/own.jpg")
         #expect(ImageSizeChoice.original.url(for: photo) == "https://h/own.jpg", "no sizes: the photo's image")
+        // Without dimensions, by their labels, in whichever order a provider lists them: NASA
+        // largest first (its thumbnail was taken, being last), Openverse smallest first.
+        let largestFirst = ["large", "medium", "small", "thumb"].map { PhotoSize(label: $0, width: nil, height: nil, url: "https://h/\($0).jpg") }
+        #expect(ImageSizeChoice.original.choose(from: largestFirst)?.url == "https://h/large.jpg")
+        #expect(ImageSizeChoice.original.choose(from: largestFirst.reversed())?.url == "https://h/large.jpg")
+        let unlabelled = ["a", "b"].map { PhotoSize(label: $0, width: nil, height: nil, url: "https://h/\($0).jpg") }
+        #expect(ImageSizeChoice.original.choose(from: unlabelled)?.url == "https://h/b.jpg", "labels that say nothing: the last")
     }
 
     @Test func asciiTextIsSanitisedExactlyAsAnyOtherText() {

@@ -18,8 +18,11 @@ import Testing
     }
 
     @Test func numbersAsStringsAreBoundedAsNumbersAre() throws {
-        let object = try Self.fields(#"{"big": "9223372036854775807", "bigNumber": 9223372036854775807, "fine": " 4096 ", "edge": 999999999999999, "half": 1.5, "neg": "-12"}"#)
+        let object = try Self.fields(
+            #"{"big": "9223372036854775807", "min": "-9223372036854775808", "sixteen": "1000000000000000", "bigNumber": 9223372036854775807, "fine": " 4096 ", "edge": 999999999999999, "half": 1.5, "neg": "-12"}"#)
         #expect(LenientJSON.int(object["big"]) == nil, "a string of 19 digits was read whole, a number of them refused")
+        #expect(LenientJSON.int(object["min"]) == nil, "Int.min as a string is refused, never a trap")
+        #expect(LenientJSON.int(object["sixteen"]) == nil, "16 digits, as a number of them is refused")
         #expect(LenientJSON.int(object["bigNumber"]) == nil)
         #expect(LenientJSON.int(object["fine"]) == 4096 && LenientJSON.int(object["edge"]) == 999_999_999_999_999)
         #expect(LenientJSON.int(object["half"]) == nil && LenientJSON.int(object["neg"]) == -12)

@@ -154,6 +154,7 @@ import Testing
         // The recorded pages hold 10; asked for 5, the provider keeps the first 5 of each list.
         let search = try await Self.provider(Self.fixtures()).list(ListQuery(text: "dogs", page: 1, perPage: 5))
         #expect(search.photos.count == 5 && search.photos.first?.title == "Golden Retriever Dukedestiny01 drvd")
+        #expect(search.extraRecords == 5, "the 5 left out are counted, for the listing to say")
         let http = Self.fixtures()
         let feed = try await Self.provider(http).list(ListQuery(page: 1, perPage: 5))
         #expect(feed.photos.count == 5 && http.queries.last?["pageids"]?.split(separator: "|").count == 5)

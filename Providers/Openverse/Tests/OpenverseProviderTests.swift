@@ -115,6 +115,7 @@ import Testing
         let ten = try OpenverseFixtures.data("search-dogs-10-1.json")
         let page = try await Self.provider(FakeTransport { _, _ in FakeTransport.answer(ten) }).list(ListQuery(text: "dogs", perPage: 5))
         #expect(page.photos.count == 5)
+        #expect(page.extraRecords == 5, "the 5 left out are counted, for the listing to say")
     }
 
     // MARK: Records

@@ -24,9 +24,8 @@ enum BrowseSaving {
 
     /// `PHOTOS_SAVE_DIR` or the config's `[save] dir`, when set.
     static func configuredDirectory(_ environment: AppEnvironment) -> URL? {
-        guard let configured = environment.settings["PHOTOS_SAVE_DIR"] ?? environment.config.values["save.dir"],
-            !configured.trimmingCharacters(in: .whitespaces).isEmpty
-        else { return nil }
+        // Blank is unset (AppEnvironment.setValue); the file's value is in settings too.
+        guard let configured = environment.settings["PHOTOS_SAVE_DIR"] else { return nil }
         return URL(fileURLWithPath: HomePath.expand(configured, environment: environment.environment), isDirectory: true)
     }
 

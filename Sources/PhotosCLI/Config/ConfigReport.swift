@@ -57,7 +57,7 @@ struct ConfigReport: Encodable {
         var problem: String?
         if environment.defaultProviders != nil {
             do {
-                _ = try ProviderSelection(environment: environment).resolve(nil)
+                _ = try ProviderSelection(environment: environment).resolve(nil, quiet: true)
             } catch {
                 problem = "\(Diagnostics.describe(error)); photos list and save without --provider will refuse to run"
             }

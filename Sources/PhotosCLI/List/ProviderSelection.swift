@@ -9,7 +9,8 @@ struct ProviderSelection {
     /// is named, the config's `[defaults] provider`, else every ready provider of real photos.
     /// With filters, only providers that understand them: a named one that does not is a usage
     /// error naming the filters it knows.
-    func resolve(_ spec: String?, filters: [(key: String, value: String)] = []) throws -> [String] {
+    /// `quiet` checks without saying which providers are skipped (`config show`).
+    func resolve(_ spec: String?, filters: [(key: String, value: String)] = [], quiet: Bool = false) throws -> [String] {
         let registry = environment.registry
         let known = registry.names
         let requested = (spec ?? environment.defaultProviders ?? "")
@@ -30,7 +31,7 @@ struct ProviderSelection {
                     names.append(descriptor.name)
                 } else {
                     let needs = descriptor.requiredSettings.map(\.variable).joined(separator: " and ")
-                    Diagnostics.remark("\(descriptor.name) skipped: it needs \(needs) (see photos providers)")
+                    if !quiet { Diagnostics.remark("\(descriptor.name) skipped: it needs \(needs) (see photos providers)") }
                 }
             }
         } else {
@@ -96,7 +97,7 @@ struct ProviderSelection {
                 .map { "\($0.name): \($0.filters.map(\.name).joined(separator: ", "))" }.joined(separator: "; ")
             throw PhotosError.usage("no provider has the filter \(keys); filters by provider: \(offers)")
         }
-        for note in skipped { Diagnostics.remark(note) }
+        if !quiet { for note in skipped { Diagnostics.remark(note) } }
         return understood
     }
 

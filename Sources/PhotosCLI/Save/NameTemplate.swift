@@ -119,6 +119,14 @@ struct NameTemplate: Sendable, Equatable {
         return !suffix.isEmpty && suffix.allSatisfy { $0.isLetter || $0.isNumber }
     }
 
+    /// Whether the file name ends in `.{ext}`: its extension is the one the image's URL names.
+    var endsInExtensionField: Bool {
+        guard let fileName = components.last, fileName.last == .field(.ext), fileName.count >= 2,
+            case .text(let text) = fileName[fileName.count - 2]
+        else { return false }
+        return text.hasSuffix(".")
+    }
+
     /// The extension the template writes out (`txt` of `{id}.txt`, lowercased), when the file
     /// name ends in one rather than in `{ext}`.
     var literalExtension: String? {

@@ -48,6 +48,14 @@ struct Saving {
             made.append(missing)
             missing = (missing as NSString).deletingLastPathComponent
         }
+        // A link to nothing, or a loop of links, where the folder should be: said as what it is
+        // (creating the folder said "File exists").
+        let reached = stat(folder.path, &info) == 0 ? 0 : errno
+        if reached == ENOENT || reached == ELOOP, lstat(folder.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
+            let setting = request.folder == nil ? "the save folder (PHOTOS_SAVE_DIR or [save] dir)" : "--to"
+            let what = reached == ELOOP ? "a loop of symbolic links" : "a symbolic link to nothing"
+            throw OutputError.failed("\(setting) names \(what): \(folder.path); name a folder, or make the one the link points to")
+        }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
@@ -268,7 +276,7 @@ struct Saving {
             // A name ending in .{ext} takes the extension the image's URL gives, which the files
             // are found by again; a server serving another type under it is said, not advised on.
             Diagnostics.warning(
-                request.template.literalExtension == nil
+                request.template.endsInExtensionField
                     ? "\(files) saved under an extension that is not their type (\(first)): {ext} is the one the image's URL names, and the server sent another type"
                     : "\(files) saved under an extension that is not their type (\(first)); end --name with .{ext} to name each by what it is")
         }

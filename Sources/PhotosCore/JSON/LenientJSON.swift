@@ -16,7 +16,7 @@ public enum LenientJSON {
     /// a Double holds exactly, and far past any count or size a provider sends); nil otherwise.
     public static func int(_ value: Any?) -> Int? {
         if let text = value as? String {
-            guard let number = Int(text.trimmingCharacters(in: .whitespaces)), abs(number) < 1_000_000_000_000_000 else { return nil }
+            guard let number = Int(text.trimmingCharacters(in: .whitespaces)), digits15.contains(number) else { return nil }
             return number
         }
         if let number = value as? NSNumber, !isBoolean(number) {
@@ -26,6 +26,9 @@ public enum LenientJSON {
         }
         return nil
     }
+
+    /// The whole numbers of at most 15 digits (no `abs`: that of Int.min traps).
+    private static let digits15 = -999_999_999_999_999...999_999_999_999_999
 
     /// JSONSerialization reads `true` and `false` as NSNumbers of type `c` (char): no JSON
     /// number is read as one.
