@@ -261,10 +261,7 @@ import Testing
             return .bytes(Array("<html><script>alert(1)</script></html>".utf8), contentType: "image/jpeg")
         }
         try await withServer(FixtureServerConfiguration(routes: [page])) { _, photos in
-            let record = photos.home.appendingPathComponent("opened.txt")
-            let opener = photos.home.appendingPathComponent("opener.sh")
-            try "#!/bin/sh\necho \"$1\" > '\(record.path)'\n".write(to: opener, atomically: true, encoding: .utf8)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
+            let (opener, record) = try photos.recordingOpener(#"echo "$1" > RECORD"#)
 
             let run = try await photos.run(["show", "placeholder:2", "--open"], environment: ["PHOTOS_OPENER": opener.path])
             #expect(run.status == 65, "\(run.stderr)")

@@ -503,11 +503,13 @@ import Testing
                 (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["thumbnail_path"] as? String
             }
             #expect(paths.count == 60 && paths.allSatisfy { FileManager.default.fileExists(atPath: $0) }, "\(run.stderr)")
-            // Asked again one after another, each would wait for the one before (2.5 s).
+            // Asked again one after another, each would wait for the one before (2.5 s): ten would
+            // take 22 s. Together they came over 0.1 s alone, and up to 2.3 s under a loaded
+            // suite.
             let again = arrivals.withLock { Array($0.dropFirst(60)) }
-            #expect(again.count >= 2, "thumbnails fetched again: \(again.count)")
+            #expect(again.count >= 10, "thumbnails fetched again: \(again.count)")
             let span = (again.last ?? .distantPast).timeIntervalSince(again.first ?? .distantPast)
-            #expect(span < 2, "\(again.count) fetched again over \(span) s")
+            #expect(span < 10, "\(again.count) fetched again over \(span) s")
         }
     }
 

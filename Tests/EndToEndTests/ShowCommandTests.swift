@@ -60,10 +60,7 @@ import Testing
             #expect(table.stdout.contains("original (dimensions not given)"), "the fixture still has no dimensions: \(table.stdout)")
             #expect(!table.stdout.split(separator: "\n").contains { $0.hasPrefix("Largest") && $0.contains("/thumb/") }, "\(table.stdout)")
             // The viewer gets the original's bytes (12,780 of them), not the thumbnail's (7,207).
-            let record = photos.home.appendingPathComponent("opened.txt")
-            let opener = photos.home.appendingPathComponent("opener.sh")
-            try "#!/bin/sh\nwc -c < \"$1\" > '\(record.path)'\n".write(to: opener, atomically: true, encoding: .utf8)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
+            let (opener, record) = try photos.recordingOpener(#"wc -c < "$1" > RECORD"#)
             let open = try await photos.run(["show", "openverse:6388d504-af32-40ad-a58a-676b9b109653", "--open"], environment: ["PHOTOS_OPENER": opener.path])
             #expect(open.status == 0, "\(open.stderr)")
             let bytes = try String(contentsOf: record, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)

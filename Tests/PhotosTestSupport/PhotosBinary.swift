@@ -90,6 +90,17 @@ public struct PhotosBinary: Sendable {
     }
 
     /// Removes the private folder.
+    /// A viewer for PHOTOS_OPENER: a shell script in `home` running `command` with the image's
+    /// path as `$1` and `RECORD` replaced by a file it may write to.
+    /// - Returns: the script, and the file it records into.
+    public func recordingOpener(_ command: String) throws -> (script: URL, record: URL) {
+        let record = home.appendingPathComponent("opened.txt")
+        let script = home.appendingPathComponent("opener.sh")
+        try "#!/bin/sh\n\(command.replacingOccurrences(of: "RECORD", with: "'\(record.path)'"))\n".write(to: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        return (script, record)
+    }
+
     public func remove() {
         try? FileManager.default.removeItem(at: home)
     }
