@@ -364,6 +364,101 @@ import Testing
         }
     }
 
+    /// A signal ends photos when its output goes nowhere: stdout and stderr one full pipe (a
+    /// terminal that reads nothing is the same). The message it says on leaving blocked on that
+    /// pipe, and photos never ended (a grid to a stalled terminal went on for minutes).
+    @Test func aSignalEndsPhotosWhoseOutputNobodyReads() async throws {
+        try await withServer { _, photos in
+            var ends: [Int32] = [0, 0]
+            #expect(pipe(&ends) == 0)
+            let (readEnd, writeEnd) = (ends[0], ends[1])
+            defer { close(readEnd) }
+            let process = try SpawnedProcess(
+                PhotosBinary.executable.path, arguments: ["list", "--provider", "placeholder", "--per-page", "500", "--no-thumbnails", "--format", "jsonl"],
+                environment: photos.environment, standardOutput: writeEnd, standardError: writeEnd)
+            close(writeEnd)
+            // Until the pipe is full (64 KiB of a listing of 150).
+            func buffered() -> Int32 {
+                var count: Int32 = 0
+                _ = ioctl(readEnd, UInt(FIONREAD), &count)
+                return count
+            }
+            let deadline = Date().addingTimeInterval(30)
+            while buffered() < 60_000, Date() < deadline, process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(buffered() >= 60_000, "the listing filled the pipe")
+            kill(process.processIdentifier, SIGTERM)
+            let signalled = Date()
+            while process.isRunning, Date().timeIntervalSince(signalled) < 10 { try await Task.sleep(for: .milliseconds(10)) }
+            let ended = !process.isRunning
+            if !ended {
+                // Read what it waits to write, for it to end.
+                var bytes = [UInt8](repeating: 0, count: 65_536)
+                while process.isRunning { _ = read(readEnd, &bytes, bytes.count) }
+            }
+            #expect(ended, "still running 10 s after SIGTERM")
+            #expect(process.terminationStatus == 143)
+        }
+    }
+
+    /// `browse` gives the terminal back when a signal comes while the terminal reads nothing
+    /// (a stalled connection) in the middle of a frame: it waited for the frame's write to end,
+    /// then for the output to drain, and the runtime left first with the terminal raw, on the
+    /// alternate screen, the cursor hidden, mouse reports on.
+    @Test func browseGivesTheTerminalBackWhenASignalComesWhileNothingIsRead() async throws {
+        try await withServer { _, photos in
+            let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+            try #require(master >= 0)
+            defer { close(master) }
+            // unlockpt and ptsname, which Swift's Glibc does not export: TIOCSPTLCK and TIOCGPTN.
+            var locked: Int32 = 0
+            var number: UInt32 = 0
+            #expect(ioctl(master, UInt(0x4004_5431), &locked) == 0 && ioctl(master, UInt(0x8004_5430), &number) == 0)
+            let terminal = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+            try #require(terminal >= 0)
+            defer { close(terminal) }
+            var size = winsize(ws_row: 40, ws_col: 160, ws_xpixel: 0, ws_ypixel: 0)
+            _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+            var before = termios()
+            tcgetattr(terminal, &before)
+            /// What the terminal shows within `seconds` (all that photos wrote, read as it comes).
+            func read(for seconds: Double) -> [UInt8] {
+                var bytes: [UInt8] = []
+                var chunk = [UInt8](repeating: 0, count: 65_536)
+                let end = Date().addingTimeInterval(seconds)
+                while Date() < end {
+                    var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+                    guard poll(&ready, 1, 50) > 0 else { continue }
+                    let count = Glibc.read(master, &chunk, chunk.count)
+                    if count <= 0 { break }
+                    bytes += chunk[0..<count]
+                }
+                return bytes
+            }
+            var environment = photos.environment
+            environment["TERM"] = "xterm-256color"
+            let process = try SpawnedProcess(
+                PhotosBinary.executable.path, arguments: ["browse", "--provider", "placeholder"], environment: environment,
+                standardOutput: terminal, standardError: terminal, standardInput: terminal)
+            let drawn = read(for: 4)
+            #expect(drawn.count > 10_000, "the first screen: \(drawn.count) bytes")
+            // A redraw the terminal does not read, then the signal.
+            _ = Glibc.write(master, "G", 1)
+            try await Task.sleep(for: .seconds(2))
+            kill(process.processIdentifier, SIGTERM)
+            let signalled = Date()
+            while process.isRunning, Date().timeIntervalSince(signalled) < 10 { try await Task.sleep(for: .milliseconds(10)) }
+            let ended = !process.isRunning
+            let rest = read(for: ended ? 1 : 30)
+            #expect(ended, "still running 10 s after SIGTERM, the terminal unread")
+            #expect(process.terminationStatus == 143)
+            let tail = String(decoding: rest.suffix(200), as: UTF8.self)
+            #expect(tail.contains("\u{1B}[?1049l") && tail.contains("\u{1B}[?25h") && tail.contains("\u{1B}[?1000l"), "the screen is given back: \(tail.debugDescription)")
+            var after = termios()
+            tcgetattr(terminal, &after)
+            #expect(after.c_lflag == before.c_lflag && after.c_iflag == before.c_iflag, "the terminal's modes are as before")
+        }
+    }
+
     /// Ctrl-C while `show --open` waits for its viewer ends photos at once (it waited for the
     /// viewer in a blocking call, and left only at the 0.9 s deadline); the viewer, a program of
     /// its own, stays open.

@@ -401,7 +401,7 @@ import Testing
 
             try browse.pane.send("o")
             let path = try await browse.pane.waitFor("the viewer to run") { () -> String? in
-                (try? String(contentsOf: opened, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+                (try? String(contentsOf: opened, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines).nonEmpty
             }
             #expect(FileManager.default.fileExists(atPath: path), "the viewer gets the cached full image")
             try await browse.pane.waitForScreen("the status line saying so") { Self.statusLine($0).contains("opened with viewer.sh") }
@@ -433,7 +433,7 @@ import Testing
                 }
                 try browse.pane.send("o")
                 paths.append(try await browse.pane.waitFor("the viewer to run\(offline ? " offline" : "")") { () -> String? in
-                    (try? String(contentsOf: opened, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+                    (try? String(contentsOf: opened, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines).nonEmpty
                 })
                 try browse.pane.send("q")
                 #expect(try await browse.waitForExit() == 0)
@@ -560,4 +560,10 @@ import Testing
             #expect(run.stdout.isEmpty)
         }
     }
+}
+
+extension String {
+    /// The text, or nil when it is empty: a file a viewer's `>` made and `echo` has not filled
+    /// yet names no path.
+    var nonEmpty: String? { isEmpty ? nil : self }
 }

@@ -140,11 +140,19 @@ public final class SpawnedProcess: Sendable {
     private let status = Mutex<Int32?>(nil)
     private let reaped = DispatchGroup()
 
-    public init(_ path: String, arguments: [String], environment: [String: String], standardOutput: Int32, standardError: Int32) throws {
+    /// - Parameter standardInput: stdin (a terminal, for `browse`); /dev/null when nil.
+    public init(
+        _ path: String, arguments: [String], environment: [String: String], standardOutput: Int32, standardError: Int32,
+        standardInput: Int32? = nil
+    ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let standardInput {
+            posix_spawn_file_actions_adddup2(&actions, standardInput, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
         posix_spawn_file_actions_adddup2(&actions, standardError, 2)
         // glibc 2.34's posix_spawn_file_actions_addclosefrom_np, which Swift's Glibc does not export.

@@ -1,5 +1,6 @@
 import Foundation
 import PhotosCore
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -21,6 +22,11 @@ final class RawTerminal: @unchecked Sendable {
     private var restored = false
     /// Given back for a while (Ctrl-Z), to be taken again at ``resume()``.
     private var suspended = false
+    /// Set first by ``restore()``, without the lock: a frame being written stops at its next
+    /// piece.
+    private let stopping = Atomic(false)
+    /// A frame is written in pieces of this size, `stopping` checked between them.
+    static let piece = 1024
 
     /// The alternate screen, the cursor hidden, wheel reports (SGR), and a question: does the
     /// terminal support synchronized output (DECRQM for mode 2026)? The answer comes as input.
@@ -61,15 +67,29 @@ final class RawTerminal: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard !restored, !suspended else { return }
-        if let error = Output.writeAll(text, to: output) {
-            throw OutputError.failed(String(cString: strerror(error)))
+        var text = text
+        let error = text.withUTF8 { bytes -> Int32? in
+            var start = 0
+            while start < bytes.count, !stopping.load(ordering: .relaxed) {
+                let end = min(start + Self.piece, bytes.count)
+                if let error = Output.writeAll(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<end])), to: output) { return error }
+                start = end
+            }
+            return nil
         }
+        if let error { throw OutputError.failed(String(cString: strerror(error))) }
     }
 
     /// Gives the terminal back as it was. Idempotent; any thread.
     func restore() {
-        lock.lock()
-        defer { lock.unlock() }
+        // A terminal that reads nothing (a stalled connection) leaves the interface thread stuck
+        // in a frame's write, holding the lock, and would take no restore sequence either: the
+        // lock is waited for a moment only, the frame stops at its next piece if it can, and
+        // the sequence is written when the terminal has room, or else by a child process that
+        // waits for it, so that photos can end (its runtime ends it within a second anyway).
+        stopping.store(true, ordering: .relaxed)
+        let locked = lock.lock(before: Date(timeIntervalSinceNow: 0.3))
+        defer { if locked { lock.unlock() } }
         guard !restored else { return }
         restored = true
         CrashRestore.uninstall()
@@ -77,9 +97,39 @@ final class RawTerminal: @unchecked Sendable {
         // background (`kill %1` continues it to end it): touching the terminal from there would
         // stop it again (SIGTTOU).
         guard !suspended else { return }
-        _ = Output.writeAll(Self.restoreSequence, to: output)
+        if locked, Self.hasRoom(output) {
+            _ = Output.writeAll(Self.restoreSequence, to: output)
+        } else {
+            Self.writeRestoreSequenceLater(to: output)
+        }
+        // Keys typed meanwhile are dropped (they were photos', not the shell's), without waiting
+        // for the output to drain (TCSAFLUSH): a terminal that reads nothing would never let go.
+        tcflush(input, TCIFLUSH)
         var mode = original
-        _ = tcsetattr(input, TCSAFLUSH, &mode)
+        _ = tcsetattr(input, TCSANOW, &mode)
+    }
+
+    /// Whether `output` takes a write now or within a moment.
+    private static func hasRoom(_ output: Int32) -> Bool {
+        var ready = pollfd(fd: output, events: Int16(POLLOUT), revents: 0)
+        return poll(&ready, 1, 300) == 1 && ready.revents & Int16(POLLOUT) != 0
+    }
+
+    /// The restore sequence, for a child process to write: its bytes made before the fork.
+    private static let restoreBytes: [UInt8] = Array(restoreSequence.utf8)
+
+    /// Writes the restore sequence from a child process, which waits (in `write`) for the
+    /// terminal to read again, then ends: photos itself need not wait. The child calls only
+    /// `write` and `_exit`, as a child of a process with threads may.
+    private static func writeRestoreSequenceLater(to output: Int32) {
+        restoreBytes.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress else { return }
+            let count = bytes.count
+            if fork() == 0 {
+                _ = Glibc.write(output, base, count)
+                _exit(0)
+            }
+        }
     }
 
     /// Gives the terminal back as it was, for the shell while photos is stopped (Ctrl-Z);

@@ -89,6 +89,9 @@ enum CommandRuntime {
 
     /// Says why on stderr and exits with 128 + the signal's number, as shells report it.
     private static func leave(after signal: Int32) -> Never {
+        // stderr may be a terminal that reads nothing or a full pipe, as stdout was: a message
+        // that cannot be written must not keep photos from ending.
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(250)) { _exit(128 + signal) }
         Diagnostics.error(stopSignals.first { $0.signal == signal }?.name ?? "interrupted")
         _exit(128 + signal)
     }

@@ -133,19 +133,23 @@ enum Output {
 
     @discardableResult
     static func writeAll(bytes: [UInt8], to descriptor: Int32) -> Int32? {
-        bytes.withUnsafeBytes { buffer -> Int32? in
-            guard var pointer = buffer.baseAddress else { return nil }
-            var remaining = buffer.count
-            while remaining > 0 {
-                let written = Glibc.write(descriptor, pointer, remaining)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                remaining -= written
-                pointer += written
+        bytes.withUnsafeBytes { writeAll($0, to: descriptor) }
+    }
+
+    /// Writes all of `buffer` (through EINTR and short writes); returns errno on failure.
+    @discardableResult
+    static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
+        guard var pointer = buffer.baseAddress else { return nil }
+        var remaining = buffer.count
+        while remaining > 0 {
+            let written = Glibc.write(descriptor, pointer, remaining)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
             }
-            return nil
+            remaining -= written
+            pointer += written
         }
+        return nil
     }
 }
