@@ -39,6 +39,24 @@ struct KeyDecoderTests {
         #expect(Self.keys("\u{1A}") == [.suspend], "Ctrl-Z, which raw mode delivers as a byte")
     }
 
+    /// A terminal's replies (DCS, OSC, APC strings) and old-style X10 mouse reports are not keys:
+    /// a kitty reply's `G` went to the end, an OSC reply's `r` refreshed, and a click at column
+    /// 79 (byte `o`) opened the viewer.
+    @Test func repliesAndX10MouseReportsAreNotKeys() {
+        #expect(Self.keys("\u{1B}P1$r0m\u{1B}\\j") == [.character("j")])
+        #expect(Self.keys("\u{1B}]11;rgb:0000/0000/0000\u{07}q") == [.character("q")])
+        #expect(Self.keys("\u{1B}]11;rgb:0000/0000/0000\u{1B}\\q") == [.character("q")])
+        #expect(Self.keys("\u{1B}_Gi=31;OK\u{1B}\\") == [])
+        var decoder = KeyDecoder()
+        #expect(decoder.decode([0x1B, UInt8(ascii: "["), UInt8(ascii: "M"), 32, 32 + 79]).isEmpty, "a report cut after two of its bytes")
+        #expect(decoder.decode([32 + 5, UInt8(ascii: "j")]) == [.character("j")])
+        #expect(decoder.decode(Array("\u{1B}_Gi=31;".utf8)).isEmpty, "a reply cut between reads")
+        #expect(decoder.decode(Array("OK\u{1B}\\k".utf8)) == [.character("k")])
+        // Alt+P typed alone: nothing ends it, and once nothing follows it is Escape, then P.
+        #expect(decoder.decode([0x1B, UInt8(ascii: "P")]).isEmpty)
+        #expect(decoder.flush() == [.escape, .character("P")])
+    }
+
     @Test func aSequenceCutBetweenReadsIsCompletedByTheNext() {
         var decoder = KeyDecoder()
         #expect(decoder.decode(Array("\u{1B}".utf8)).isEmpty)

@@ -62,6 +62,12 @@ struct KeyDecoder {
             guard start + 1 < bytes.count else { return nil }
             let next = bytes[start + 1]
             if next == UInt8(ascii: "[") { return parseCSI(bytes, from: start) }
+            // DCS, OSC, APC, PM and SOS strings (a terminal's replies: `ESC P 1 $ r ... ESC \`,
+            // `ESC ] 11 ; rgb:... BEL`, kitty's `ESC _ G ... ESC \`) up to BEL or ST, whole:
+            // read as keys, their letters moved the selection and refreshed.
+            if [UInt8(ascii: "P"), UInt8(ascii: "]"), UInt8(ascii: "_"), UInt8(ascii: "^"), UInt8(ascii: "X")].contains(next) {
+                return parseString(bytes, from: start)
+            }
             if next == UInt8(ascii: "O") {
                 guard start + 2 < bytes.count else { return nil }
                 return (ss3Key(bytes[start + 2]), 3)
@@ -93,6 +99,24 @@ struct KeyDecoder {
         }
     }
 
+    /// A control string from `start` (ESC and its introducer) to its BEL or ST (`ESC \`),
+    /// ignored; nil while it is incomplete (``KeyDecoder/flush()`` reads what is left as keys:
+    /// Alt+P typed alone).
+    private static func parseString(_ bytes: [UInt8], from start: Int) -> (BrowseKey?, Int)? {
+        var end = start + 2
+        while end < bytes.count {
+            if bytes[end] == 0x07 { return (nil, end - start + 1) }
+            if bytes[end] == 0x1B {
+                guard end + 1 < bytes.count else { return nil }
+                // ST ends it; any other ESC ends it too, unterminated, and starts what follows.
+                return bytes[end + 1] == UInt8(ascii: "\\") ? (nil, end - start + 2) : (nil, end - start)
+            }
+            end += 1
+        }
+        // A runaway string is dropped, not buffered forever.
+        return end - start > 4096 ? (nil, end - start) : nil
+    }
+
     /// `ESC [ params final`: parameters and intermediates are 0x20...0x3F, the final byte 0x40...0x7E.
     private static func parseCSI(_ bytes: [UInt8], from start: Int) -> (BrowseKey?, Int)? {
         var end = start + 2
@@ -104,6 +128,11 @@ struct KeyDecoder {
         let final = bytes[end]
         let length = end - start + 1
         guard (0x40...0x7E).contains(final) else { return (nil, length - 1) }  // malformed: drop the prefix
+        if end == start + 2, final == UInt8(ascii: "M") {
+            // An X10 mouse report (`ESC [ M` and three bytes: button, column, row), as a terminal
+            // without SGR reports sends: swallowed whole (its bytes were read as keys: `o`, `q`...).
+            return end + 3 < bytes.count ? (nil, length + 3) : nil
+        }
         let parameters = String(decoding: bytes[(start + 2)..<end], as: UTF8.self)
         if parameters.hasPrefix("<") {
             // SGR mouse: button 64 is wheel up, 65 wheel down (modifier bits 4, 8, 16 may be added).
