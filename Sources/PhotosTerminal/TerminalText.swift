@@ -163,6 +163,14 @@ public enum TerminalText {
         } ?? text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
+    /// A photo's title as a terminal shows it: sanitised, and `(untitled)` when nothing visible
+    /// is left (a title of joiners and bidi marks showed as a blank, the check made before
+    /// sanitising).
+    public static func title(_ text: String) -> String {
+        let clean = sanitize(text)
+        return clean.isEmpty ? "(untitled)" : clean
+    }
+
     /// Sanitises `text` and truncates it to `width` terminal columns, ending with `…` when cut.
     public static func fit(_ text: String, width: Int) -> String {
         truncate(sanitize(text), width: width)

@@ -3,6 +3,15 @@ import Testing
 @testable import PhotosTerminal
 
 @Suite struct TerminalTextTests {
+    /// A title with nothing visible in it is said as untitled (it showed as a blank in browse
+    /// and show: the check for an empty title came before sanitising).
+    @Test func aTitleOfNothingVisibleIsUntitled() {
+        #expect(TerminalText.title("\u{200D}\u{200D}\u{202E}\u{2066}") == "(untitled)")
+        #expect(TerminalText.title(" \t\n ") == "(untitled)" && TerminalText.title("") == "(untitled)")
+        #expect(TerminalText.title("Lake \u{1B}[31mTahoe") == TerminalText.sanitize("Lake \u{1B}[31mTahoe"))
+        #expect(TerminalText.title("東京") == "東京")
+    }
+
     @Test(arguments: [
         ("\u{1B}[31mRED\u{1B}[0m", "[31mRED[0m"),
         ("title\u{1B}]0;pwned\u{07}", "title]0;pwned"),

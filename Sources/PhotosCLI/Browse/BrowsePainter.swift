@@ -151,7 +151,7 @@ struct BrowsePainter {
                 return Slot(id: nil, title: "", picture: .none, selected: false, marker: index == model.photos.count ? marker(model) : nil)
             }
             let photo = model.photos[index]
-            let title = TerminalText.fit(photo.title.isEmpty ? "(untitled)" : photo.title, width: max(1, geometry.tileWidth - 2))
+            let title = TerminalText.truncate(TerminalText.title(photo.title), width: max(1, geometry.tileWidth - 2))
             var picture = PictureState.loading
             if geometry.imageBox.rows == 0 || graphics.mode == .none {
                 picture = .none

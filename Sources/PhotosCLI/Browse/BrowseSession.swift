@@ -389,7 +389,7 @@ final class BrowseSession: @unchecked Sendable {
     /// The details under the picture: title, owner, date, tags, licence, size, page.
     static func detailLines(_ detail: PhotoDetail) -> [(String, String)] {
         let photo = detail.photo
-        var lines: [(String, String)] = [("Title", photo.title.isEmpty ? "(untitled)" : photo.title)]
+        var lines: [(String, String)] = [("Title", TerminalText.title(photo.title))]
         if let owner = photo.owner, !owner.isEmpty { lines.append(("Owner", owner)) }
         if let date = detail.takenAt ?? photo.takenAt ?? detail.uploadedAt ?? photo.uploadedAt {
             lines.append(("Date", date.formatted(.iso8601.year().month().day())))

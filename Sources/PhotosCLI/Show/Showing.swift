@@ -148,7 +148,7 @@ struct Showing {
         let photo = detail.photo
         var rows: [(String, String)] = [
             ("ID", photo.id.description),
-            ("Title", photo.title.isEmpty ? "(untitled)" : photo.title),
+            ("Title", TerminalText.title(photo.title)),
         ]
         if let owner = photo.owner { rows.append(("Owner", owner)) }
         if let description = detail.description, !description.isEmpty { rows.append(("Description", description)) }
