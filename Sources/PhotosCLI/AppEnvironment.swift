@@ -123,8 +123,7 @@ struct AppEnvironment {
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("photos", isDirectory: true)
         }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache/photos", isDirectory: true)
+        return URL(fileURLWithPath: HomePath.home(environment: environment), isDirectory: true).appendingPathComponent(".cache/photos", isDirectory: true)
     }
 
     /// What `--provider` means when it is not given: config `[defaults] provider`, else every

@@ -249,6 +249,66 @@ import Testing
         }
     }
 
+    /// An interactive bash in a tmux pane, with photos' environment and job control, for
+    /// running photos as a job of its: in the foreground, stopped, in the background.
+    struct JobShell {
+        let pane: TmuxPane
+        let shellPID: URL
+
+        static func quote(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
+        init(_ photos: PhotosBinary) async throws {
+            let folder = photos.home.appendingPathComponent("job-control", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            var script = "#!/bin/sh\n"
+            for (name, value) in photos.environment.merging(["LANG": "C.UTF-8", "PS1": "ready$ "], uniquingKeysWith: { $1 }).sorted(by: { $0.key < $1.key }) {
+                script += "export \(name)=\(Self.quote(value))\n"
+            }
+            shellPID = folder.appendingPathComponent("shell.pid")
+            script += "echo $$ > \(Self.quote(shellPID.path))\nexec \(Self.quote(findExecutable("bash")!)) --norc --noprofile -i\n"
+            let scriptFile = folder.appendingPathComponent("shell.sh")
+            try script.write(to: scriptFile, atomically: true, encoding: .utf8)
+            pane = try TmuxPane(command: "/bin/sh \(Self.quote(scriptFile.path))", width: 100, height: 30, folder: folder)
+            try await pane.waitForScreen("the shell") { $0.contains("ready$") }
+        }
+
+        /// The browse command line, quoted for the shell.
+        static let browse = [PhotosBinary.executable.path, "browse", "--provider", "placeholder", "--graphics", "symbols"].map(quote).joined(separator: " ")
+
+        /// Types `line` and Enter.
+        func run(_ line: String) throws {
+            try pane.type(line)
+            try pane.send("Enter")
+        }
+
+        /// The shell's first child: photos.
+        func photosPID() throws -> Int32 {
+            let shell = try String(contentsOf: shellPID, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+            return try #require(children.split(separator: " ").first.flatMap { Int32($0) })
+        }
+
+        static func isStopped(_ pid: Int32) -> Bool {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
+            return stat[stat.index(close, offsetBy: 2)] == "T"
+        }
+
+        /// Whether the terminal is in photos' raw mode, as `stty` says: signals off (`-isig`),
+        /// which the shell's line editor, reading a line without icanon and echo, keeps on.
+        func isInRawMode() throws -> Bool {
+            let tty = try pane.display("#{pane_tty}")
+            let stty = Process()
+            stty.executableURL = URL(fileURLWithPath: "/bin/stty")
+            stty.arguments = ["-a", "-F", tty]
+            let output = Pipe()
+            stty.standardOutput = output
+            try stty.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            stty.waitUntilExit()
+            return text.contains("-isig")
+        }
+    }
+
     /// Job control in a shell that has it: Ctrl-Z (a byte in raw mode) and `kill -TSTP` stop
     /// photos with the terminal given back to the shell; `fg` gives it to photos again, keys
     /// work at once. A signal that ends the process by default (SIGUSR1) leaves the terminal
@@ -256,33 +316,14 @@ import Testing
     @Test(.enabled(if: TmuxPane.isAvailable && findExecutable("bash") != nil, "needs tmux and bash"))
     func ctrlZStopsWithTheTerminalGivenBackAndFgTakesItAgain() async throws {
         try await withServer { _, photos in
-            let folder = photos.home.appendingPathComponent("job-control", isDirectory: true)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            func quote(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-            var script = "#!/bin/sh\n"
-            for (name, value) in photos.environment.merging(["LANG": "C.UTF-8", "PS1": "ready$ "], uniquingKeysWith: { $1 }).sorted(by: { $0.key < $1.key }) {
-                script += "export \(name)=\(quote(value))\n"
-            }
-            let shellPID = folder.appendingPathComponent("shell.pid")
-            script += "echo $$ > \(quote(shellPID.path))\nexec \(quote(findExecutable("bash")!)) --norc --noprofile -i\n"
-            let scriptFile = folder.appendingPathComponent("shell.sh")
-            try script.write(to: scriptFile, atomically: true, encoding: .utf8)
-            let pane = try TmuxPane(command: "/bin/sh \(quote(scriptFile.path))", width: 100, height: 30, folder: folder)
+            let shell = try await JobShell(photos)
+            let pane = shell.pane
             defer { pane.kill() }
-            try await pane.waitForScreen("the shell") { $0.contains("ready$") }
-            let command = [PhotosBinary.executable.path, "browse", "--provider", "placeholder", "--graphics", "symbols"].map(quote).joined(separator: " ")
-            try pane.type(command)
-            try pane.send("Enter")
+            let command = JobShell.browse
+            try shell.run(command)
             try await pane.waitForScreen("the first page", Self.firstPage)
-            func photosPID() throws -> Int32 {
-                let shell = try String(contentsOf: shellPID, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-                let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
-                return try #require(children.split(separator: " ").first.flatMap { Int32($0) })
-            }
-            func isStopped(_ pid: Int32) -> Bool {
-                guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
-                return stat[stat.index(close, offsetBy: 2)] == "T"
-            }
+            func photosPID() throws -> Int32 { try shell.photosPID() }
+            func isStopped(_ pid: Int32) -> Bool { JobShell.isStopped(pid) }
             let pid = try photosPID()
 
             for stop in ["Ctrl-Z", "SIGTSTP"] {
@@ -319,6 +360,48 @@ import Testing
             try pane.send("Enter")
             try await pane.waitFor("the stopped run to end") { FileManager.default.fileExists(atPath: "/proc/\(second)") ? nil : true }
             #expect(try pane.display("#{alternate_on}") == "0")
+        }
+    }
+
+    /// Started in the background (`&`), browse waits stopped, as a program that sets the
+    /// terminal's modes from there is, and takes nothing from the shell; `fg` gives it the
+    /// terminal. Continued in the background after Ctrl-Z (`bg`), its first read of a key typed
+    /// at the shell stops it again, rather than ending it.
+    @Test(.enabled(if: TmuxPane.isAvailable && findExecutable("bash") != nil && FileManager.default.isExecutableFile(atPath: "/bin/stty"), "needs tmux, bash and stty"))
+    func inTheBackgroundBrowseWaitsStoppedUntilFg() async throws {
+        try await withServer { _, photos in
+            let shell = try await JobShell(photos)
+            let pane = shell.pane
+            defer { pane.kill() }
+            try shell.run(JobShell.browse + " &")
+            let pid = try await pane.waitFor("photos started") { try? shell.photosPID() }
+            try await pane.waitFor("photos stopped in the background") { JobShell.isStopped(pid) ? true : nil }
+            #expect(try pane.display("#{alternate_on}") == "0")
+            #expect(try !shell.isInRawMode())
+            try shell.run("echo still-\"the-shells\"")
+            try await pane.waitForScreen("the shell reading lines") { $0.contains("still-the-shells") }
+
+            try shell.run("fg")
+            try await pane.waitForScreen("the grid after fg", Self.firstPage)
+            #expect(try shell.isInRawMode())
+
+            try pane.send("C-z")
+            try await pane.waitFor("stopped by Ctrl-Z") { JobShell.isStopped(pid) ? true : nil }
+            try shell.run("bg")
+            try await pane.waitFor("running in the background") { JobShell.isStopped(pid) ? nil : true }
+            try shell.run("echo typed-\"in-the-background\"")
+            try await pane.waitForScreen("the shell reading lines") { $0.contains("typed-in-the-background") }
+            try await pane.waitFor("stopped by its read from the background") { JobShell.isStopped(pid) ? true : nil }
+            #expect(try pane.display("#{alternate_on}") == "0")
+
+            try shell.run("fg")
+            try await pane.waitForScreen("the grid after the second fg", Self.firstPage)
+            try pane.send("l")
+            try await pane.waitForScreen("a key taken after fg") { Self.statusLine($0).contains("2/30 of 500") }
+            try pane.send("q")
+            try await pane.waitFor("photos to end") { FileManager.default.fileExists(atPath: "/proc/\(pid)") ? nil : true }
+            try shell.run("echo exit-status-$?")
+            try await pane.waitForScreen("photos' exit status") { $0.contains("exit-status-0") }
         }
     }
 

@@ -244,6 +244,23 @@ import Testing
         #expect(!saved.stdout.contains(NSHomeDirectory() + "/pictures") || NSHomeDirectory() == home)
     }
 
+    /// An empty or relative HOME is no home folder: the account's is used, never a path that
+    /// moves with the current folder.
+    @Test func anEmptyOrRelativeHOMEIsTheAccountsHomeFolder() async throws {
+        let photos = try PhotosBinary(server: nil)
+        defer { photos.remove() }
+        let account = try #require(getpwuid(getuid())?.pointee.pw_dir.map { String(cString: $0) })
+        for home in ["", "relative/home"] {
+            let unset: [String: String?] = ["HOME": home, "PHOTOS_CACHE_DIR": nil, "XDG_CACHE_HOME": nil, "PHOTOS_CONFIG": nil, "XDG_CONFIG_HOME": nil]
+            let cache = try await photos.run(["cache", "path"], environment: unset)
+            #expect(cache.stdout.trimmingCharacters(in: .newlines) == account + "/.cache/photos", "HOME=\(home): \(cache.stdout) \(cache.stderr)")
+            let config = try await photos.run(["config", "path"], environment: unset)
+            #expect(config.stdout.trimmingCharacters(in: .newlines) == account + "/.config/photos/config.toml", "HOME=\(home): \(config.stdout)")
+            let tilde = try await photos.run(["cache", "path"], environment: unset.merging(["PHOTOS_CACHE_DIR": "~/elsewhere"]) { $1 })
+            #expect(tilde.stdout.trimmingCharacters(in: .newlines) == account + "/elsewhere", "HOME=\(home): \(tilde.stdout)")
+        }
+    }
+
     @Test func versionIsTheVersionAndVerboseAddsLibcurl() async throws {
         let photos = try PhotosBinary(server: nil)
         defer { photos.remove() }

@@ -44,6 +44,11 @@ import PhotosProviders
         ("[network]\nmax_image_mb = 0\n", 2, "[network] max_image_mb must be a whole number from 1 to 4096, got 0"),
         ("[network]\nstall_seconds = \"soon\"\n", 2, "[network] stall_seconds must be an integer, got a string"),
         ("[network]\nmax_connections_per_host = 0\n", 2, "must be a whole number from 1 to 32, got 0"),
+        // Arrays are said by what they hold: "got an array" contradicts "an array of strings".
+        ("[defaults]\nprovider = []\n", 2, "[defaults] provider must be a string or an array of strings, got an empty array"),
+        ("[defaults]\nprovider = [\"nasa\", 1]\n", 2, "got an array holding an integer (write provider = \""),
+        ("[cache]\ndir = [\"/a\"]\n", 2, "[cache] dir must be a string, got an array of strings"),
+        ("[[cache]]\ndir = \"/a\"\n", 1, "[[cache]] makes an array of tables; settings take one table: write [cache], once"),
     ])
     func reportsUnknownKeysAndWrongTypesWithTheirLine(text: String, line: Int, reason: String) {
         do {

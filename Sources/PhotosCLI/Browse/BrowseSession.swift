@@ -166,7 +166,13 @@ final class BrowseSession: @unchecked Sendable {
         defer { store.stop() }
         let reader = try KeyReader(
             input: terminal.input, report: { [queue] keys, arrived in queue.post(.keys(keys, arrived)) },
-            ended: { [queue] in queue.post(.inputEnded) })
+            ended: { [queue] in queue.post(.inputEnded) },
+            // Read from the background (Ctrl-Z, then `bg`): stopped until `fg`, whose SIGCONT
+            // takes the terminal again.
+            // (A terminal that hung up fails reads with EIO too: that input has ended.)
+            waitForForeground: { [input = terminal.input] in
+                RawTerminal.isInBackground(input) && RawTerminal.waitForForeground(input, stoppingWith: SIGTTIN)
+            })
         reader.start()
         defer { reader.stop() }
 

@@ -16,18 +16,26 @@ final class KeyReader: @unchecked Sendable {
     private let wake: (read: Int32, write: Int32)
     private let report: @Sendable ([BrowseKey], ContinuousClock.Instant) -> Void
     private let ended: @Sendable () -> Void
+    private let waitForForeground: @Sendable () -> Bool
     private var thread: Thread?
 
     /// - Parameters:
     ///   - report: keys as they arrive, with when.
     ///   - ended: stdin reached its end or failed (the terminal went away).
-    init(input: Int32, report: @escaping @Sendable ([BrowseKey], ContinuousClock.Instant) -> Void, ended: @escaping @Sendable () -> Void) throws {
+    ///   - waitForForeground: a read failed with EIO, as it does in the background (`bg` after
+    ///     Ctrl-Z): returns once photos is in the foreground again, true, for reading to go on;
+    ///     false when it cannot be, and the input has ended.
+    init(
+        input: Int32, report: @escaping @Sendable ([BrowseKey], ContinuousClock.Instant) -> Void, ended: @escaping @Sendable () -> Void,
+        waitForForeground: @escaping @Sendable () -> Bool = { false }
+    ) throws {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         self.input = input
         wake = (fds[0], fds[1])
         self.report = report
         self.ended = ended
+        self.waitForForeground = waitForForeground
     }
 
     deinit {
@@ -68,6 +76,7 @@ final class KeyReader: @unchecked Sendable {
             let count = read(input, &buffer, buffer.count)
             let arrived = ContinuousClock.now
             if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            if count < 0 && errno == EIO && waitForForeground() { continue }
             if count <= 0 {
                 ended()
                 return

@@ -44,6 +44,11 @@ final class RawTerminal: @unchecked Sendable {
         guard isatty(input) == 1, isatty(output) == 1, tcgetattr(input, &mode) == 0 else {
             throw PhotosError.usage("browse needs a terminal on stdin and stdout; to print a grid instead use: photos list --format grid")
         }
+        // Started in the background (`photos browse &`): stopped as any program that sets a
+        // terminal's modes from there is (SIGTTOU), until the shell's `fg`.
+        guard Self.waitForForeground(input, stoppingWith: SIGTTOU) else {
+            throw PhotosError.usage("browse needs the terminal, and another program has it in the foreground; run photos browse in the foreground")
+        }
         original = mode
         var raw = mode
         raw.c_iflag &= ~tcflag_t(IGNBRK | BRKINT | PARMRK | ISTRIP | INLCR | IGNCR | ICRNL | IXON)
@@ -169,19 +174,50 @@ final class RawTerminal: @unchecked Sendable {
     @discardableResult
     func stopProcess() -> Bool {
         suspend()
+        Self.stopProcessGroup(with: SIGTSTP)
+        return resume()
+    }
+
+    /// Sends `signal` (a stop signal) with its default action to photos' process group and
+    /// returns once the group is continued.
+    private static func stopProcessGroup(with signal: Int32) {
         var stop = signalAction(SIG_DFL)
         var previous = sigaction()
-        sigaction(SIGTSTP, &stop, &previous)
+        sigaction(signal, &stop, &previous)
         // Delivered to this thread, which may block it as the runtime's threads do.
         var only = sigset_t()
         var mask = sigset_t()
         sigemptyset(&only)
-        sigaddset(&only, SIGTSTP)
+        sigaddset(&only, signal)
         pthread_sigmask(SIG_UNBLOCK, &only, &mask)
-        kill(0, SIGTSTP)
+        kill(0, signal)
         pthread_sigmask(SIG_SETMASK, &mask, nil)
-        sigaction(SIGTSTP, &previous, nil)
-        return resume()
+        sigaction(signal, &previous, nil)
+    }
+
+    /// Whether another process group than photos' has the terminal on `input` (photos runs in
+    /// the background of a shell). False when it has no foreground group to say (not photos'
+    /// controlling terminal).
+    static func isInBackground(_ input: Int32) -> Bool {
+        let foreground = tcgetpgrp(input)
+        return foreground > 0 && foreground != getpgrp()
+    }
+
+    /// Waits while photos is in the background, stopped by `signal` as the terminal would stop
+    /// a background job that touches it (SIGTTOU to set its modes, SIGTTIN to read it), until a
+    /// shell's `fg` gives it the terminal.
+    /// - Returns: true in the foreground; false in the background when nothing could continue a
+    ///   stopped photos (its parent is no shell with job control in its session: the kernel
+    ///   discards stop signals to such an orphaned process group).
+    static func waitForForeground(_ input: Int32, stoppingWith signal: Int32) -> Bool {
+        while isInBackground(input) {
+            let parent = getppid()
+            guard getsid(parent) == getsid(0), getpgid(parent) != getpgrp() else { return false }
+            stopProcessGroup(with: signal)
+            // Continued in the background again (`bg`): stopped again, not spinning meanwhile.
+            if isInBackground(input) { usleep(10_000) }
+        }
+        return true
     }
 
     /// The window's size in cells, and a cell's width over its height when the terminal says.

@@ -37,8 +37,8 @@ struct ConfigFile: Equatable {
         if let path = AppEnvironment.setValue(environment["PHOTOS_CONFIG"]) { return HomePath.expand(path, environment: environment) }
         // The XDG spec: a relative path in these variables is invalid and ignored.
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/photos/config.toml" }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        return home + "/.config/photos/config.toml"
+        let home = HomePath.home(environment: environment)
+        return (home.hasSuffix("/") ? home : home + "/") + ".config/photos/config.toml"
     }
 
     /// Reads the file at `path`; a missing file is an empty config.
@@ -167,6 +167,10 @@ struct ConfigFile: Equatable {
                 return
             }
             guard path.count == 2, let setting = schema.setting(configKey) else {
+                // `[[cache]]`: an array of tables where one table is meant.
+                if path.count == 1, schema.sections.contains(path[0]), let array = value.array, array.contains(where: { $0.table != nil }) {
+                    return try refuse(error(at: path, "[[\(path[0])]] makes an array of tables; settings take one table: write [\(path[0])], once"))
+                }
                 return try refuse(error(at: path, unknownKey(path, schema)))
             }
             let text: String
@@ -208,11 +212,13 @@ struct ConfigFile: Equatable {
             switch setting.kind {
             case .string: example = "\(setting.key) = \"...\""
             case .integer: example = "\(setting.key) = \(setting.defaultValue ?? "10")"
-            case .providerList: example = "\(setting.key) = \"\(setting.example ?? "all")\""
+            case .providerList:
+                let name = setting.example ?? "all"
+                example = "\(setting.key) = \"\(name)\" or \(setting.key) = [\"\(name)\"]"
             }
             return error(
                 at: path,
-                "\(setting.displayKey) must be \(setting.kind.typeName), got \(Self.describe(value.type)) (write \(example))")
+                "\(setting.displayKey) must be \(setting.kind.typeName), got \(Self.describeValue(value)) (write \(example))")
         }
 
         func unknownKey(_ path: [String], _ schema: ConfigSchema) -> String {
@@ -235,6 +241,16 @@ struct ConfigFile: Equatable {
 
         static func displayPart(_ part: String) -> String {
             part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") } ? part : "\"\(part)\""
+        }
+
+        /// What a value is, arrays by what they hold: "an array" alone would contradict "must be
+        /// an array of strings".
+        static func describeValue(_ value: any TOMLValueConvertible) -> String {
+            guard let array = value.array else { return describe(value.type) }
+            guard let other = array.first(where: { $0.string == nil }) else {
+                return array.isEmpty ? "an empty array" : "an array of strings"
+            }
+            return "an array holding \(describe(other.type))"
         }
 
         static func describe(_ type: TOMLType) -> String {
