@@ -278,10 +278,15 @@ extension PhotoCache {
             // existentials cost more than SQLite's own work for each of hundreds of rows.
             let photoRow = BoundStatement(insertPhoto, in: db)
             let linkRow = BoundStatement(insertLink, in: db)
+            // A photo a provider sent twice in the page is kept as it first came, as the listing
+            // shows it (its later copy would overwrite the row); both places stay linked.
+            var stored = Set<String>(minimumCapacity: page.photos.count)
             for (position, photo) in page.photos.enumerated() {
                 let key = photo.id.description
-                Self.bind(photo, to: photoRow, at: time)
-                try photoRow.run()
+                if stored.insert(key).inserted {
+                    Self.bind(photo, to: photoRow, at: time)
+                    try photoRow.run()
+                }
                 linkRow.bind(1, id)
                 linkRow.bind(2, position)
                 linkRow.bind(3, key)

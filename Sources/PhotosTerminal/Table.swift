@@ -17,13 +17,20 @@ public struct Table {
         public var minWidth: Int?
         /// When the column is left out on a narrow terminal: the lowest first; nil: never.
         public var dropOrder: Int?
+        /// A cell wider than the column goes on over the next lines, wrapped at spaces (a word
+        /// wider than the column broken where it must), instead of being cut: for values that
+        /// are read whole, such as URLs and paths.
+        public var wraps: Bool
 
-        public init(_ title: String, maxWidth: Int? = nil, alignRight: Bool = false, minWidth: Int? = nil, dropOrder: Int? = nil) {
+        public init(
+            _ title: String, maxWidth: Int? = nil, alignRight: Bool = false, minWidth: Int? = nil, dropOrder: Int? = nil, wraps: Bool = false
+        ) {
             self.title = title
             self.maxWidth = maxWidth
             self.alignRight = alignRight
             self.minWidth = minWidth
             self.dropOrder = dropOrder
+            self.wraps = wraps
         }
     }
 
@@ -123,7 +130,25 @@ public struct Table {
             cell(column.title, width: TerminalText.displayWidth(column.title), index: index)
         }
         bytes.append(0x0A)
+        let wrapping = (0..<count).filter { kept[$0] && columns[$0].wraps }
         for (number, row) in rows.enumerated() {
+            let overflowing = wrapping.filter { $0 < row.count && cellWidths[number * count + $0] > widths[$0] }
+            if !overflowing.isEmpty {
+                // The row over several lines: the wrapped cells' pieces, the others on the first.
+                var pieces: [Int: [String]] = [:]
+                for index in overflowing { pieces[index] = TerminalText.wrap(row[index], width: widths[index], breakingWords: true) }
+                let lines = pieces.values.map(\.count).max() ?? 1
+                for line in 0..<lines {
+                    for index in 0..<count where kept[index] {
+                        let text = pieces[index].map { line < $0.count ? $0[line] : "" } ?? (line == 0 && index < row.count ? row[index] : "")
+                        cell(text, width: TerminalText.displayWidth(text), index: index)
+                    }
+                    // A continuation line ends where its last piece does.
+                    while bytes.last == 0x20 { bytes.removeLast() }
+                    bytes.append(0x0A)
+                }
+                continue
+            }
             for index in 0..<count where kept[index] {
                 cell(index < row.count ? row[index] : "", width: cellWidths[number * count + index], index: index)
             }

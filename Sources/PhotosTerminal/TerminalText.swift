@@ -225,6 +225,70 @@ public enum TerminalText {
         }
     }
 
+    /// Sanitises `text` and wraps it at spaces into lines of at most `width` columns. A word
+    /// wider than that (a URL, a path) stays whole on a line of its own, for the terminal to
+    /// wrap: cut or broken it could not be copied. At least one line.
+    ///
+    /// With `breakingWords`, such a word is broken between characters instead, for a column
+    /// that must keep its width.
+    public static func wrap(_ text: String, width: Int, breakingWords: Bool = false) -> [String] {
+        let clean = sanitize(text)
+        guard width > 0, displayWidth(clean) > width else { return [clean] }
+        if breakingWords {
+            return wrap(clean, width: width).flatMap { line in displayWidth(line) > width ? pieces(line, width: width) : [line] }
+        }
+        var lines: [String] = []
+        var line = ""
+        var used = 0
+        for word in clean.split(separator: " ", omittingEmptySubsequences: true) {
+            let size = displayWidth(String(word))
+            if used > 0, used + 1 + size > width {
+                lines.append(line)
+                line = ""
+                used = 0
+            }
+            if used > 0 {
+                line += " "
+                used += 1
+            }
+            line += word
+            used += size
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    /// Rows of a label and a value, the labels in a column: each value wrapped at `width`
+    /// columns under its own column (nil: on one line), never cut.
+    public static func labelled(_ rows: [(String, String)], width: Int?) -> String {
+        let labelWidth = rows.map { displayWidth(sanitize($0.0)) }.max() ?? 0
+        let valueWidth = width.map { max(20, $0 - labelWidth - 2) }
+        let indent = "\n" + String(repeating: " ", count: labelWidth + 2)
+        return rows.map { label, value in
+            let lines = valueWidth.map { wrap(value, width: $0) } ?? [sanitize(value)]
+            return pad(sanitize(label), width: labelWidth) + "  " + lines.joined(separator: indent)
+        }.joined(separator: "\n") + "\n"
+    }
+
+    /// Safe text cut into pieces of at most `width` columns, between characters.
+    static func pieces(_ text: String, width: Int) -> [String] {
+        var pieces: [String] = []
+        var piece = ""
+        var used = 0
+        for character in text {
+            let size = displayWidth(character)
+            if used > 0, used + size > width {
+                pieces.append(piece)
+                piece = ""
+                used = 0
+            }
+            piece.append(character)
+            used += size
+        }
+        if !piece.isEmpty { pieces.append(piece) }
+        return pieces
+    }
+
     /// Truncates already-safe text to `width` columns.
     public static func truncate(_ text: String, width: Int) -> String {
         guard width > 0 else { return "" }

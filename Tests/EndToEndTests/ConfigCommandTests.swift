@@ -244,6 +244,20 @@ import Testing
         #expect(!saved.stdout.contains(NSHomeDirectory() + "/pictures") || NSHomeDirectory() == home)
     }
 
+    /// `config show` says the cache folder in use when nothing sets it, as `cache path` does,
+    /// not "not set".
+    @Test func theDefaultCacheFolderIsShownAsTheOneInUse() async throws {
+        let photos = try PhotosBinary(server: nil)
+        defer { photos.remove() }
+        let unset: [String: String?] = ["PHOTOS_CACHE_DIR": nil, "XDG_CACHE_HOME": photos.home.appendingPathComponent("xdg").path]
+        let path = try await photos.run(["cache", "path"], environment: unset).stdout.trimmingCharacters(in: .newlines)
+        let show = try await photos.run(["config", "show", "--format", "json"], environment: unset)
+        let settings = try #require((try JSONSerialization.jsonObject(with: Data(show.stdout.utf8)) as? [String: Any])?["settings"] as? [[String: Any]])
+        let dir = try #require(settings.first { $0["key"] as? String == "cache.dir" })
+        #expect(dir["value"] as? String == path && dir["source"] as? String == "default", "\(dir)")
+        #expect(path == photos.home.appendingPathComponent("xdg/photos").path)
+    }
+
     /// An empty or relative HOME is no home folder: the account's is used, never a path that
     /// moves with the current folder.
     @Test func anEmptyOrRelativeHOMEIsTheAccountsHomeFolder() async throws {

@@ -46,6 +46,10 @@ import Testing
             }
             #expect(!ids.isEmpty && Set(ids).count == ids.count, "\(ids)")
             #expect(run.stderr.contains("\(provider): 1 photo came twice and is listed once"), "\(run.stderr)")
+            // From the cache, the same photos as they first came (the later copy, which differs,
+            // did not overwrite the first).
+            let cached = try await photos.run(["list", "--provider", provider, "--query", "pwned", "--no-thumbnails", "--format", "jsonl", "--offline"])
+            #expect(cached.status == 0 && cached.stdout == run.stdout, "\(cached.stderr)\n\(cached.stdout)\n---\n\(run.stdout)")
         }
     }
 

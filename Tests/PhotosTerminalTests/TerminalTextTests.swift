@@ -5,6 +5,21 @@ import Testing
 @Suite struct TerminalTextTests {
     /// A title with nothing visible in it is said as untitled (it showed as a blank in browse
     /// and show: the check for an empty title came before sanitising).
+    @Test func aWrappingColumnShowsItsCellWholeOverSeveralLines() {
+        let url = "https://api.flickr.com/services/rest/?method=flickr.photos.search"
+        var table = Table(columns: [.init("SETTING", maxWidth: 12), .init("VALUE", maxWidth: 20, wraps: true), .init("SOURCE")])
+        table.append(["[flickr] api", url, "default"])
+        table.append(["[nasa] api", "short", "env PHOTOS_NASA_API"])
+        let lines = table.render(width: 60).split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        #expect(lines.allSatisfy { TerminalText.displayWidth($0) <= 60 }, "\(lines)")
+        let valueStart = "SETTING".count + 5 + 2  // the setting column (12) and the gap
+        let pieces = lines.dropFirst().prefix { !$0.hasPrefix("[nasa]") }.map { String($0.dropFirst(valueStart).prefix(20)).trimmingCharacters(in: .whitespaces) }
+        #expect(pieces.joined() == url, "the URL whole over \(pieces.count) lines: \(lines)")
+        #expect(lines[1].hasPrefix("[flickr] api") && lines[1].hasSuffix("default"), "the other cells on the row's first line")
+        #expect(lines.last?.hasPrefix("[nasa] api") == true && lines.last?.contains("short") == true)
+        #expect(!lines.joined().contains("…"))
+    }
+
     @Test func aTitleOfNothingVisibleIsUntitled() {
         #expect(TerminalText.title("\u{200D}\u{200D}\u{202E}\u{2066}") == "(untitled)")
         #expect(TerminalText.title(" \t\n ") == "(untitled)" && TerminalText.title("") == "(untitled)")

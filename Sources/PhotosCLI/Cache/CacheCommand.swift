@@ -82,11 +82,7 @@ extension PhotosCommand {
                 for provider in stats.providers {
                     rows.append((provider.name, "\(counted(provider.listings, "page")), \(counted(provider.images, "image")), \(ByteText.format(provider.imageBytes))"))
                 }
-                let labelWidth = rows.map { $0.0.count }.max() ?? 0
-                let valueWidth = width.map { max(20, $0 - labelWidth - 2) }
-                return rows.map { label, value in
-                    TerminalText.pad(label, width: labelWidth) + "  " + (valueWidth.map { TerminalText.fit(value, width: $0) } ?? TerminalText.sanitize(value))
-                }.joined(separator: "\n") + "\n"
+                return TerminalText.labelled(rows, width: width)
             }
         }
 
@@ -123,8 +119,11 @@ extension PhotosCommand {
                         text == "all" ? names : text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
                     }
                     for name in chosen ?? [] where !names.contains(name) {
+                        if name == "all" {
+                            throw PhotosError.usage("'all' names every provider and goes alone: --provider all, or names such as --provider \(names.prefix(2).joined(separator: ","))")
+                        }
                         throw PhotosError.usage(
-                            "unknown provider \(TerminalText.quoted(name)); choose from \(names.joined(separator: ", ")) (or leave out --provider to clear everything)")
+                            ProviderSelection.unknownProviderMessage(name, known: names + ["all"]) + " (or leave out --provider to clear everything)")
                     }
                     if let chosen, chosen.isEmpty { throw PhotosError.usage("--provider names no provider; choose from \(names.joined(separator: ", "))") }
                     let removed = try CacheCommandError.wrap(root: context.cache.root.path) { () -> (images: Int, bytes: Int64) in

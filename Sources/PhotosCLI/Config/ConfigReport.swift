@@ -49,7 +49,9 @@ struct ConfigReport: Encodable {
             if let value = AppEnvironment.setValue(environment.config.values[setting.configKey]) {
                 return Entry(setting: setting, value: value, source: .file(path: path, line: environment.config.lines[setting.configKey]))
             }
-            return Entry(setting: setting, value: setting.defaultValue, source: .default)
+            // The cache's folder by default is worked out (XDG, HOME): the one in use is said.
+            let worked = setting.variable == "PHOTOS_CACHE_DIR" ? environment.cacheRoot.path : nil
+            return Entry(setting: setting, value: setting.defaultValue ?? worked, source: .default)
         }
         self.curl = curl
         urlVariables = Set(environment.registry.settings.filter { $0.role == .endpoint }.map(\.variable))
@@ -120,21 +122,26 @@ struct ConfigReport: Encodable {
         // the variable when it is the one set, and the file's path is in the line above, so the
         // source is not cut to "environ…" to make room for what the others repeat.
         if let width, width < 120 {
-            var table = Table(columns: [.init("SETTING", maxWidth: 30), .init("VALUE", maxWidth: max(12, width - 30 - 28 - 4)), .init("SOURCE")])
-            for entry in entries {
-                let source: String
+            let sources = entries.map { entry in
                 switch entry.source {
-                case .environment(let variable): source = "env " + variable
-                case .file(_, let line): source = "file" + (line.map { ", line \($0)" } ?? "")
-                case .default: source = "default"
+                case .environment(let variable): "env " + variable
+                case .file(_, let line): "file" + (line.map { ", line \($0)" } ?? "")
+                case .default: "default"
                 }
+            }
+            // The value takes what the setting's and the source's columns leave.
+            let sourceWidth = min(28, max(6, sources.map { TerminalText.displayWidth(TerminalText.sanitize($0)) }.max() ?? 0))
+            var table = Table(columns: [
+                .init("SETTING", maxWidth: 30, wraps: true), .init("VALUE", maxWidth: max(12, width - 30 - sourceWidth - 4), wraps: true), .init("SOURCE"),
+            ])
+            for (entry, source) in zip(entries, sources) {
                 table.append([entry.setting.displayKey, Self.shown(entry), source])
             }
             text += table.render(width: width)
         } else {
             var table = Table(columns: [
-                .init("SETTING", maxWidth: fitted ? 34 : nil), .init("VARIABLE", maxWidth: fitted ? 34 : nil),
-                .init("VALUE", maxWidth: fitted ? 40 : nil), .init("SOURCE"),
+                .init("SETTING", maxWidth: fitted ? 34 : nil, wraps: true), .init("VARIABLE", maxWidth: fitted ? 34 : nil, wraps: true),
+                .init("VALUE", maxWidth: fitted ? 40 : nil, wraps: true), .init("SOURCE"),
             ])
             for entry in entries {
                 table.append([entry.setting.displayKey, entry.setting.variable ?? "-", Self.shown(entry), Self.describe(entry.source)])

@@ -5,6 +5,18 @@ import PhotosTerminal
 struct ProviderSelection {
     let environment: AppEnvironment
 
+    /// The error for a provider name no provider has: the one meant when one is close, then
+    /// the names there are. `origin` says where the name came from (", in 'x:1'").
+    static func unknownProvider(_ name: String, known: [String], origin: String = "") -> PhotosError {
+        PhotosError.usage(unknownProviderMessage(name, known: known, origin: origin))
+    }
+
+    static func unknownProviderMessage(_ name: String, known: [String], origin: String = "") -> String {
+        let near = CommandSuggestion.closest(name, among: known).map { " did you mean '\($0)'?" } ?? ""
+        let names = known.count > 1 ? known.dropLast().joined(separator: ", ") + " or " + known[known.count - 1] : known.joined()
+        return "unknown provider \(TerminalText.quoted(name))\(origin);\(near) choose from \(names)"
+    }
+
     /// The providers a listing asks: those named (`a,b`), every ready one (`all`), or, when none
     /// is named, the config's `[defaults] provider`, else every ready provider of real photos.
     /// With filters, only providers that understand them: a named one that does not is a usage
@@ -43,7 +55,7 @@ struct ProviderSelection {
                         "'all' names every ready provider and goes alone\(origin): --provider all, or names such as --provider \(known.prefix(2).joined(separator: ","))")
                 }
                 guard known.contains(name) else {
-                    throw PhotosError.usage("unknown provider \(TerminalText.quoted(name))\(origin); choose from \(known.joined(separator: ", ")) or all")
+                    throw Self.unknownProvider(name, known: known + ["all"], origin: origin)
                 }
                 if !names.contains(name) { names.append(name) }
             }

@@ -120,16 +120,29 @@ struct ProviderReport {
     /// The providers as a table `width` columns wide (nil: every value whole).
     func table(width: Int?, verbose: Bool) -> String {
         let fitted = width != nil
-        var table = Table(columns: [
-            .init("PROVIDER", maxWidth: fitted ? 12 : nil), .init("READY", maxWidth: fitted ? 24 : nil),
-            .init("IDS", maxWidth: fitted ? 22 : nil), .init("ABOUT"),
-        ])
-        for entry in entries {
+        func ready(_ entry: Entry) -> String {
             let needs = entry.descriptor.requiredSettings.map(\.variable).joined(separator: ", ")
-            let ready = entry.configured ? "yes" : entry.problem.map { "no: \($0)" } ?? "no: set \(needs)"
-            table.append([entry.descriptor.name, ready, entry.descriptor.idSyntax, entry.descriptor.summary])
+            return entry.configured ? "yes" : entry.problem.map { "no: \($0)" } ?? "no: set \(needs)"
         }
-        var text = table.render(width: width ?? Int.max / 4)
+        var text: String
+        if let width, width < 100 {
+            // Too narrow for a column of summaries: each under its provider's row, wrapped.
+            var table = Table(columns: [.init("PROVIDER"), .init("READY", maxWidth: 30), .init("IDS", maxWidth: 22)])
+            for entry in entries { table.append([entry.descriptor.name, ready(entry), entry.descriptor.idSyntax]) }
+            let lines = table.render(width: width).split(separator: "\n", omittingEmptySubsequences: false)
+            text = (lines.first.map { $0 + "\n" } ?? "")
+            for (entry, line) in zip(entries, lines.dropFirst()) {
+                text += line + "\n"
+                for summary in TerminalText.wrap(entry.descriptor.summary, width: max(20, width - 4)) { text += "    " + summary + "\n" }
+            }
+        } else {
+            var table = Table(columns: [
+                .init("PROVIDER", maxWidth: fitted ? 12 : nil), .init("READY", maxWidth: fitted ? 24 : nil, wraps: true),
+                .init("IDS", maxWidth: fitted ? 22 : nil, wraps: true), .init("ABOUT", wraps: true),
+            ])
+            for entry in entries { table.append([entry.descriptor.name, ready(entry), entry.descriptor.idSyntax, entry.descriptor.summary]) }
+            text = table.render(width: width ?? Int.max / 4)
+        }
         guard verbose else {
             return text + "\nFilters and settings of each: photos providers --verbose\n"
         }

@@ -15,6 +15,12 @@ enum CommandSuggestion {
             var level = top
             var path = ["photos"]
             for word in arguments.dropFirst() where !word.hasPrefix("-") {
+                // `photos help help` is help's own help.
+                if word == "help", path == ["photos"] { return nil }
+                guard !level.isEmpty else {
+                    let command = path.joined(separator: " ")
+                    return "\(command) has no commands of its own, so none named \(TerminalText.quoted(word)); photos help \(path.dropFirst().joined(separator: " ")) says what it does"
+                }
                 guard let command = level.first(where: { name(of: $0) == word }) else {
                     return unknown(word, among: level, path: path)
                 }

@@ -136,7 +136,7 @@ final class SaveInputs: Sendable {
             throw PhotosError.usage("\(TerminalText.quoted(text)) is not a photo id; ids look like provider:id, e.g. flickr:53624890009 or placeholder:17")
         }
         guard let provider = registry.make(id.provider, context: context.providers) else {
-            throw PhotosError.usage("unknown provider \(TerminalText.quoted(id.provider)) in \(TerminalText.quoted(text)); choose from \(registry.names.joined(separator: ", "))")
+            throw ProviderSelection.unknownProvider(id.provider, known: registry.names, origin: " in \(TerminalText.quoted(text))")
         }
         guard let raw = provider.canonicalID(id.raw) else {
             let form = registry.descriptor(id.provider).map { ": they look like \($0.idSyntax), e.g. \($0.idExample)" } ?? ""

@@ -26,7 +26,7 @@ struct Showing {
         let mode = options.mode
         let known = environment.registry.names
         guard let provider = environment.registry.make(typed.provider, context: context.providers) else {
-            throw PhotosError.usage("unknown provider \(TerminalText.quoted(typed.provider)) in \(TerminalText.quoted(text)); choose from \(known.joined(separator: ", "))")
+            throw ProviderSelection.unknownProvider(typed.provider, known: known, origin: " in \(TerminalText.quoted(text))")
         }
         guard let raw = provider.canonicalID(typed.raw) else {
             let form = environment.registry.descriptor(typed.provider).map { ": they look like \($0.idSyntax), e.g. \($0.idExample)" } ?? ""
@@ -143,7 +143,8 @@ struct Showing {
             ?? usable.min { $0.longestEdge < $1.longestEdge }?.url
     }
 
-    /// The detail as rows of label and value, the values cut to `width` columns (nil: whole).
+    /// The detail as rows of label and value, the values wrapped at `width` columns (nil: one
+    /// line each) under their column; a URL or path is never cut or broken.
     static func render(_ detail: PhotoDetail, imagePath: URL?, width: Int?) -> String {
         let photo = detail.photo
         var rows: [(String, String)] = [
@@ -170,11 +171,7 @@ struct Showing {
         }
         if let imagePath { rows.append(("File", imagePath.path)) }
 
-        let labelWidth = rows.map { $0.0.count }.max() ?? 0
-        let valueWidth = width.map { max(20, $0 - labelWidth - 2) }
-        return rows.map { label, value in
-            TerminalText.pad(label, width: labelWidth) + "  " + (valueWidth.map { TerminalText.fit(value, width: $0) } ?? TerminalText.sanitize(value))
-        }.joined(separator: "\n") + "\n"
+        return TerminalText.labelled(rows, width: width)
     }
 
     /// A size's dimensions as far as the provider gave them (Openverse names its thumbnail

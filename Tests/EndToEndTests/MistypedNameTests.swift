@@ -1,0 +1,30 @@
+import Foundation
+import PhotosTestSupport
+import Testing
+
+/// A provider or command name mistyped is answered with the one meant, wherever it is typed.
+@Suite struct MistypedNameTests {
+    @Test func aMisspelledProviderIsAnsweredWithTheOneMeant() async throws {
+        let photos = try PhotosBinary(server: nil)
+        defer { photos.remove() }
+        let cases: [([String], String)] = [
+            (["list", "--provider", "flikr"], "unknown provider 'flikr'; did you mean 'flickr'?"),
+            (["list", "--provider", "nasa,placeholer"], "did you mean 'placeholder'?"),
+            (["show", "flikr:53624890009"], "unknown provider 'flikr' in 'flikr:53624890009'; did you mean 'flickr'?"),
+            (["save", "comons:123", "--to", photos.home.path], "did you mean 'commons'?"),
+            (["cache", "clear", "--provider", "nasaa"], "did you mean 'nasa'?"),
+            // `all` is a name too, and goes alone.
+            (["cache", "clear", "--provider", "all,flickr"], "'all' names every provider and goes alone"),
+            (["help", "list", "show"], "photos list has no commands of its own, so none named 'show'"),
+        ]
+        for (arguments, message) in cases {
+            let run = try await photos.run(arguments)
+            #expect(run.status == 64 && run.stderr.contains(message), "\(arguments): \(run.status) \(run.stderr)")
+            #expect(run.stdout.isEmpty, "\(arguments)")
+        }
+        let far = try await photos.run(["list", "--provider", "xyz"])
+        #expect(far.status == 64 && !far.stderr.contains("did you mean") && far.stderr.contains("choose from flickr,"), "\(far.stderr)")
+        let help = try await photos.run(["help", "help"])
+        #expect(help.status == 0 && help.stdout.contains("USAGE: photos help"), "\(help.stderr)")
+    }
+}

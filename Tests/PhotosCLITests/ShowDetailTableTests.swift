@@ -1,0 +1,46 @@
+import Foundation
+import PhotosCore
+import PhotosTerminal
+import Testing
+
+@testable import PhotosCLI
+
+/// `photos show` on a terminal: every value whole, long ones wrapped under their column.
+struct ShowDetailTableTests {
+    static let url = "https://images.example.org/nasa-assets/image/as11-40-5874/as11-40-5874~orig-with-a-long-name.jpg"
+
+    static func detail() -> PhotoDetail {
+        let photo = Photo(
+            id: PhotoID(provider: "nasa", raw: "as11-40-5874"), title: "Buzz Aldrin on the Moon", imageURL: url,
+            pageURL: "https://images.example.org/details/as11-40-5874")
+        return PhotoDetail(
+            photo: photo,
+            description: "Astronaut Edwin E. Aldrin Jr., lunar module pilot of the first lunar landing mission, poses for a photograph beside the deployed United States flag during an Apollo 11 extravehicular activity on the lunar surface.")
+    }
+
+    @Test func longValuesWrapUnderTheirColumnAndURLsStayWhole() {
+        let text = Showing.render(Self.detail(), imagePath: nil, width: 80)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.contains { $0.hasSuffix(Self.url) }, "the URL whole on its line: \(text)")
+        #expect(!text.contains("…"), "nothing cut: \(text)")
+        // Every line but the URL's fits in 80 columns, and continuation lines start at the
+        // value column.
+        let valueColumn = "Description  ".count  // the longest label and two spaces
+        for line in lines where !line.contains("https://") {
+            #expect(TerminalText.displayWidth(String(line)) <= 80, "\(line)")
+        }
+        let description = lines.drop { !$0.hasPrefix("Description") }.prefix { $0.hasPrefix("Description") || $0.hasPrefix(String(repeating: " ", count: valueColumn)) }
+        #expect(description.count >= 3, "the description wraps: \(text)")
+        let words = description.map { $0.dropFirst(valueColumn) }.joined(separator: " ")
+        #expect(words == Self.detail().description, "every word kept, in order")
+    }
+
+    @Test func wrapKeepsEveryWordAndBreaksNone() {
+        let text = "one two three \(Self.url) four"
+        let lines = TerminalText.wrap(text, width: 12)
+        #expect(lines == ["one two", "three", Self.url, "four"])
+        #expect(TerminalText.wrap("short", width: 12) == ["short"])
+        #expect(TerminalText.wrap("", width: 12) == [""])
+        #expect(TerminalText.wrap("a\u{1B}[31mb c", width: 3).allSatisfy { !$0.contains("\u{1B}") })
+    }
+}
