@@ -87,7 +87,7 @@ class Browse:
         self.pid_file = os.path.join(self.folder, "shell.pid")
         env = {
             "PHOTOS_PLACEHOLDER_API": args.server, "PHOTOS_CA_BUNDLE": args.ca,
-            "PHOTOS_CACHE_DIR": os.path.join(self.folder, "cache"), "PHOTOS_CONFIG": os.path.join(self.folder, "none.toml"),
+            "PHOTOS_CACHE_DIR": os.path.join(self.folder, "cache"), "PHOTOS_CONFIG": "/dev/null",
             "PHOTOS_BROWSE_TIMINGS": self.timings, "COLORTERM": "truecolor",
         }
         env.update(extra_env or {})
@@ -197,7 +197,7 @@ def run_list_grid(args):
         folder = tempfile.mkdtemp(prefix="photos-bench-grid.")
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": folder, "PHOTOS_PLACEHOLDER_API": args.server,
                "PHOTOS_CA_BUNDLE": args.ca, "PHOTOS_CACHE_DIR": os.path.join(folder, "cache"),
-               "PHOTOS_CONFIG": os.path.join(folder, "none.toml"), "COLUMNS": str(WIDTH), "TERM": "xterm-256color",
+               "PHOTOS_CONFIG": "/dev/null", "COLUMNS": str(WIDTH), "TERM": "xterm-256color",
                "COLORTERM": "truecolor"}
         started = time.monotonic()
         result = subprocess.run([args.photos, "list", "--provider", "placeholder", "--format", "grid", "--graphics", "symbols"],

@@ -80,7 +80,7 @@ have() { command -v "$1" >/dev/null 2>&1; }
 while IFS= read -r variable; do
   unset "$variable"
 done < <(compgen -e | grep -E '^(PHOTOS_|FLICKR_)' || true)
-export PHOTOS_CONFIG="$WORK/absent-config.toml" PHOTOS_CACHE_DIR="$WORK/cache"
+export PHOTOS_CONFIG=/dev/null PHOTOS_CACHE_DIR="$WORK/cache"
 
 # MARK: Building
 

@@ -23,7 +23,7 @@ start_fixture_server() {
   # shellcheck disable=SC1091
   . "$work/env"
   set +a
-  export PHOTOS_CACHE_DIR="$work/cache" PHOTOS_CONFIG="$work/none.toml"
+  export PHOTOS_CACHE_DIR="$work/cache" PHOTOS_CONFIG=/dev/null
 }
 
 stop_fixture_server() {

@@ -635,6 +635,20 @@ import Testing
         }
     }
 
+    /// A browse that had nothing to show but a failure says it again once the screen is back,
+    /// and exits as `list` does for it (69), not 0 with nothing said.
+    @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
+    func nothingToShowButAFailureIsSaidAfterwardsWithItsExitStatus() async throws {
+        try await withServer { _, photos in
+            let browse = try Self.start(photos, ["--provider", "nasa", "--offline", "--graphics", "symbols"])
+            defer { browse.pane.kill() }
+            try await browse.pane.waitForScreen("the failure in the status line") { Self.statusLine($0).contains("nothing cached") }
+            try browse.pane.send("q")
+            #expect(try await browse.waitForExit() == 69)
+            #expect(browse.errorOutput.contains("offline and nothing cached for nasa"), "\(browse.errorOutput)")
+        }
+    }
+
     @Test func withoutATerminalBrowseExits64AndSuggestsTheGrid() async throws {
         try await withServer { _, photos in
             let run = try await photos.run(["browse", "--provider", "placeholder"])

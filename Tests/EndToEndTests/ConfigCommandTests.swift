@@ -209,7 +209,11 @@ import Testing
             #expect(show.status == 0 && show.stderr.contains(reason) && !show.stdout.contains("not present"), "\(show.stdout) \(show.stderr)")
         }
         let missing = try await photos.run(["cache", "path"], environment: ["PHOTOS_CONFIG": photos.home.appendingPathComponent("none.toml").path])
-        #expect(missing.status == 0, "no file at all is no config: \(missing.stderr)")
+        // No file at all is no config, said: a file named on purpose and not there is most
+        // likely a typo (config init writes one there).
+        #expect(missing.status == 0 && missing.stderr.contains("PHOTOS_CONFIG names") && missing.stderr.contains("photos config init"), "\(missing.stderr)")
+        let none = try await photos.run(["cache", "path"], environment: ["PHOTOS_CONFIG": "/dev/null"])
+        #expect(none.status == 0 && none.stderr.isEmpty, "/dev/null is no config, quietly: \(none.stderr)")
     }
 
     /// A download setting stops only commands that download: `cache` commands run whatever

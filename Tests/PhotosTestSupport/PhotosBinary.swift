@@ -79,7 +79,7 @@ public struct PhotosBinary: Sendable {
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
             "HOME": home.path,
             "PHOTOS_CACHE_DIR": home.appendingPathComponent("cache").path,
-            "PHOTOS_CONFIG": home.appendingPathComponent("absent.toml").path,
+            "PHOTOS_CONFIG": "/dev/null",
             "COLUMNS": "100",
             "TERM": "xterm-256color",
         ]

@@ -72,6 +72,9 @@ final class BrowseSession: @unchecked Sendable {
     /// What could not be opened or saved: said in the status line, which the next key clears
     /// (and cuts at its edge), and again, whole, once the terminal is given back.
     private let failedActions = Mutex<[String]>([])
+    /// The error of the last page that failed outright, with its search: browse ends with it
+    /// when it is all the screen had to show.
+    private let lastPageFailure = Mutex<(generation: Int, error: any Error)?>(nil)
 
     // The interface thread's own.
     private var model: BrowseModel
@@ -206,6 +209,11 @@ final class BrowseSession: @unchecked Sendable {
         environment.tileCache.prune()
         writeTimings()
         if let error = failure.withLock({ $0 }) { throw error }
+        // Nothing to show but a failure (offline with nothing cached, a host down): said again
+        // now that the screen is back, and the exit status is list's for the same failure.
+        if model.photos.isEmpty, model.pageFailure != nil, let last = lastPageFailure.withLock({ $0 }), last.generation == model.generation {
+            throw last.error
+        }
     }
 
     private func spawn(_ work: @escaping @Sendable () async -> Void) {
@@ -465,6 +473,11 @@ final class BrowseSession: @unchecked Sendable {
         }
         if lists.isEmpty {
             let reason = failures.isEmpty ? "no provider left to ask" : failures.joined(separator: "; ")
+            if let error = outcomes.lazy.compactMap({ outcome -> (any Error)? in
+                if case .failure(let error) = outcome.result { return error } else { return nil }
+            }).first {
+                lastPageFailure.withLock { $0 = (generation, error) }
+            }
             queue.post(.model(.pageFailed(generation: generation, page: page, reason: reason)))
             return
         }

@@ -1,6 +1,7 @@
 import Foundation
 import PhotosCache
 import PhotosCore
+import PhotosTerminal
 import PhotosTransport
 
 /// One run of a command that reaches providers: the environment it started in, the cache and
@@ -31,7 +32,17 @@ struct CommandContext: Sendable {
 extension CommandRuntime {
     /// Runs a command that needs only its settings (`providers`, `cache path`).
     static func run(_ work: @escaping @Sendable (AppEnvironment) async throws -> Void) async throws {
-        try await run { try await work(try AppEnvironment.load()) }
+        try await run {
+            let environment = try AppEnvironment.load()
+            // A file named on purpose that is not there is most likely a typo: every setting in
+            // it would be left out without a word. (`config show` says it in its first line.)
+            if let named = AppEnvironment.setValue(environment.environment["PHOTOS_CONFIG"]),
+                !ConfigFile.isSomething(at: ConfigFile.location(environment: environment.environment))
+            {
+                Diagnostics.warning("PHOTOS_CONFIG names \(TerminalText.quoted(named, width: 80)), where there is no file; no setting is read from a file (photos config init writes one there)")
+            }
+            try await work(environment)
+        }
     }
 
     /// Runs a command with a cache and, when `network` is true, a transport. The cache records
