@@ -19,15 +19,22 @@ public final class ProgressBar: Sendable {
     private let label: String
     private let enabled: Bool
     private let write: @Sendable (String) -> Void
+    /// The terminal's width when the line is drawn: a line longer than that would wrap, and
+    /// the erase before each redraw clears only its last row.
+    private let columns: @Sendable () -> Int?
     private let state = Mutex(State())
     private let drawing = DispatchQueue(label: "photos.progress")
 
     /// - Parameter total: how many steps there are; 0 when not known yet (see ``add(_:)`` and
     ///   ``update(total:)``).
-    public init(label: String, total: Int, enabled: Bool, write: @escaping @Sendable (String) -> Void) {
+    /// - Parameter columns: the terminal's width, asked at each draw (nil: unknown).
+    public init(
+        label: String, total: Int, enabled: Bool, columns: @escaping @Sendable () -> Int? = { nil }, write: @escaping @Sendable (String) -> Void
+    ) {
         self.label = TerminalText.sanitize(label)
         self.enabled = enabled
         self.write = write
+        self.columns = columns
         state.withLock { $0.total = max(total, 0) }
     }
 
@@ -53,7 +60,7 @@ public final class ProgressBar: Sendable {
             if let detail { state.detail = TerminalText.sanitize(detail()) }
             state.lastDraw = now
             state.visible = true
-            return render(done: state.done, failed: state.failed, total: state.total, detail: state.detail)
+            return render(done: state.done, failed: state.failed, total: state.total, detail: state.detail, columns: columns())
         }
         if let text {
             let write = write
@@ -72,13 +79,20 @@ public final class ProgressBar: Sendable {
         render(done: done, failed: failed, total: state.withLock { $0.total })
     }
 
-    func render(done: Int, failed: Int, total: Int, detail: String = "") -> String {
-        let width = 24
+    /// The line for these counts, within `columns` less one (a line that fills the last column
+    /// wraps in some terminals): the bar narrows first, down to 5 cells, then goes, then the
+    /// line is cut.
+    func render(done: Int, failed: Int, total: Int, detail: String = "", columns: Int? = nil) -> String {
         let failures = failed > 0 ? " (\(failed) failed)" : ""
         let suffix = detail.isEmpty ? "" : "  " + detail
-        guard total > 0 else { return "\(label) \(done)\(failures)\(suffix)" }
+        let room = columns.map { max(1, $0 - 1) }
+        func fitted(_ line: String) -> String { room.map { TerminalText.truncate(line, width: $0) } ?? line }
+        guard total > 0 else { return fitted("\(label) \(done)\(failures)\(suffix)") }
+        let counts = "\(done)/\(total)\(failures)\(suffix)"
+        let width = min(24, room.map { $0 - TerminalText.displayWidth(label) - TerminalText.displayWidth(counts) - 2 } ?? 24)
+        guard width >= 5 else { return fitted("\(label) \(counts)") }
         let filled = min(width, done * width / total)
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        return "\(label) \(bar) \(done)/\(total)\(failures)\(suffix)"
+        return "\(label) \(bar) \(counts)"
     }
 }

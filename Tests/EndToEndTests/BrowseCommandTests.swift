@@ -649,6 +649,21 @@ import Testing
         }
     }
 
+    /// `list`'s progress line in a terminal narrower than its bar: it fits, and when the list
+    /// is out nothing of it is left on the screen (a wrapped line's first row stayed).
+    @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
+    func aProgressLineInANarrowTerminalLeavesNothingBehind() async throws {
+        try await withServer(FixtureServerConfiguration(latencyMilliseconds: 20)) { _, photos in
+            let list = try Self.start(
+                photos, ["--provider", "placeholder", "--per-page", "3", "--format", "jsonl"], width: 30, height: 60, command: "list", stderrOnScreen: true)
+            defer { list.pane.kill() }
+            #expect(try await list.waitForExit() == 0)
+            let screen = try list.pane.capture()
+            #expect(screen.contains("placeholder"), "\(screen)")
+            #expect(!screen.contains("█") && !screen.contains("░") && !screen.contains("Thumbnails"), "\(screen)")
+        }
+    }
+
     @Test func withoutATerminalBrowseExits64AndSuggestsTheGrid() async throws {
         try await withServer { _, photos in
             let run = try await photos.run(["browse", "--provider", "placeholder"])

@@ -196,4 +196,18 @@ import Testing
         #expect(bar.render(done: 2, failed: 0, total: 4, detail: "1.0 MiB") == "Thumbnails ████████████░░░░░░░░░░░░ 2/4  1.0 MiB")
         #expect(bar.render(done: 7, failed: 0, total: 0) == "Thumbnails 7", "no bar while the total is unknown")
     }
+
+    /// A progress line longer than the terminal wraps, and the erase before each redraw clears
+    /// only its last row: the line always fits, the bar narrowing first, then going.
+    @Test func aProgressLineFitsItsTerminal() {
+        let bar = ProgressBar(label: "Saving", total: 500, enabled: true) { _ in }
+        for columns in 1...100 {
+            let line = bar.render(done: 123, failed: 4, total: 500, detail: "12.5 MiB  3.2 MiB/s  2 s left", columns: columns)
+            #expect(TerminalText.displayWidth(line) <= max(1, columns - 1), "\(columns): \(line)")
+        }
+        #expect(bar.render(done: 1, failed: 0, total: 2, columns: 80) == "Saving ████████████░░░░░░░░░░░░ 1/2", "the whole bar where it fits")
+        let narrow = bar.render(done: 1, failed: 0, total: 2, columns: 30)
+        #expect(narrow.hasPrefix("Saving ███") && narrow.hasSuffix(" 1/2") && TerminalText.displayWidth(narrow) == 29, "\(narrow)")
+        #expect(bar.render(done: 1, failed: 0, total: 2, columns: 16) == "Saving 1/2", "no room for a bar")
+    }
 }

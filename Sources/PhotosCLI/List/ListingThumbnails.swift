@@ -26,7 +26,7 @@ extension Listing {
     /// The progress bar all providers' thumbnails share: each adds its downloads as its listing
     /// arrives.
     func thumbnailProgress() -> ProgressBar {
-        ProgressBar(label: "Thumbnails", total: 0, enabled: environment.stderrIsTerminal, write: { Diagnostics.raw($0) })
+        ProgressBar(label: "Thumbnails", total: 0, enabled: environment.stderrIsTerminal, columns: { TTY.columns(STDERR_FILENO) }, write: { Diagnostics.raw($0) })
     }
 
     /// Fetches (or finds in the cache) the thumbnails of one provider's photos: called as soon

@@ -41,10 +41,11 @@ enum Diagnostics {
         return !(last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") || cleared)
     }
 
-    /// `line` and a newline, on a line of its own.
+    /// `line` and a newline, on a line of its own: a progress line it interrupts is erased (it
+    /// is drawn again below at its next step), not left on the screen with stale counts.
     private static func rawLine(_ line: String) {
         midLine.withLock { midLine in
-            Output.writeAll((midLine ? "\n" : "") + line + "\n", to: STDERR_FILENO)
+            Output.writeAll((midLine ? "\r\u{1B}[2K" : "") + line + "\n", to: STDERR_FILENO)
             midLine = false
         }
     }

@@ -96,7 +96,7 @@ struct Saving {
             }
         }
         var total = expectedTotal()
-        let progress = ProgressBar(label: "Saving", total: total, enabled: environment.stderrIsTerminal, write: { Diagnostics.raw($0) })
+        let progress = ProgressBar(label: "Saving", total: total, enabled: environment.stderrIsTerminal, columns: { TTY.columns(STDERR_FILENO) }, write: { Diagnostics.raw($0) })
 
         var laneFailures: [(String, any Error)] = []
         var fatal: String?
