@@ -130,6 +130,15 @@ struct AppEnvironment {
     /// provider that is ready and serves real photos.
     var defaultProviders: String? { config.values["defaults.provider"] }
 
+    /// `error` for a request to `provider`, naming the provider's endpoint setting when the user
+    /// set it and its host could not be reached: the setting is then the likely mistake.
+    func namingEndpoint(_ error: any Error, provider name: String) -> any Error {
+        guard let transport = error as? TransportError, transport.isHostFailure,
+            let setting = registry.descriptor(name)?.endpointSetting, let value = settings[setting.variable]
+        else { return error }
+        return HintedError(error: error, hint: "\(setting.variable) is set to \(TerminalText.quoted(value, width: 80)) (photos config show says where)")
+    }
+
     /// Providers ready to use now: keyless ones and keyed ones whose key is set.
     var readyProviders: [ProviderDescriptor] { registry.descriptors.filter { $0.isConfigured(settings) } }
 

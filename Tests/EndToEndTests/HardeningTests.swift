@@ -18,6 +18,9 @@ import Testing
             let placeholder = try await photos.run(["list", "--provider", "placeholder", "--page", huge, "--no-thumbnails", "--all"])
             #expect(placeholder.status == 0, "\(placeholder.stderr)")
             #expect(placeholder.stderr.contains("is past the end: 500 photos make 17 pages of 30."), "\(placeholder.stderr)")
+            // jsonl prints no line for it, and says why on stderr as the table does.
+            let jsonl = try await photos.run(["list", "--provider", "placeholder", "--page", "99999", "--no-thumbnails", "--format", "jsonl"])
+            #expect(jsonl.status == 0 && jsonl.stdout.isEmpty && jsonl.stderr.contains("Page 99999 is past the end: 500 photos make 17 pages of 30."), "\(jsonl.stderr)")
             // Providers that turn pages into offsets: a window error, not an overflow trap.
             for provider in ["nasa", "commons", "openverse"] {
                 for page in [huge, "307445734561825862"] {

@@ -27,4 +27,17 @@ import Testing
         let help = try await photos.run(["help", "help"])
         #expect(help.status == 0 && help.stdout.contains("USAGE: photos help"), "\(help.stderr)")
     }
+
+    /// A provider that cannot be reached at an endpoint the user set: the setting is named, as
+    /// it is the likely mistake (a wrong port, a typo in the host).
+    @Test func anUnreachableEndpointTheUserSetIsNamed() async throws {
+        let photos = try PhotosBinary(server: nil)
+        defer { photos.remove() }
+        let environment = ["PHOTOS_PLACEHOLDER_API": "https://127.0.0.1:9"]
+        for arguments in [["list", "--provider", "placeholder", "--no-thumbnails"], ["show", "placeholder:1"], ["list", "--provider", "placeholder", "--format", "json"]] {
+            let run = try await photos.run(arguments, environment: environment)
+            #expect(run.status == 69, "\(arguments): \(run.status) \(run.stderr)")
+            #expect(run.stderr.contains("cannot connect to 127.0.0.1:9") && run.stderr.contains("PHOTOS_PLACEHOLDER_API is set to 'https://127.0.0.1:9'"), "\(arguments): \(run.stderr)")
+        }
+    }
 }

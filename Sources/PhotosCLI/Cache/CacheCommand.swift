@@ -91,6 +91,9 @@ extension PhotosCommand {
                 commandName: "clear",
                 abstract: "Remove everything cached, or only one provider's listings and images.",
                 discussion: """
+                    Removes at once, without asking; what is removed is only ever the cache's own
+                    (saved files elsewhere are untouched), and it comes back as photos is used.
+
                     Examples:
                       photos cache clear
                       photos cache clear --provider flickr

@@ -57,7 +57,7 @@ extension PhotosCommand {
         var perPage: Int?
 
         @Option(parsing: .unconditional, help: ArgumentHelp(
-            "Stop after this many photos of each provider, walking pages as needed; without --per-page, pages then hold up to this many (as many as the provider serves), and --page counts those. Example: --limit 250",
+            "Stop after this many photos of each provider, walking pages as needed (without --limit or --all, one page); without --per-page, pages then hold up to this many (as many as the provider serves), and --page counts those. Example: --limit 250",
             valueName: "n"))
         var limit: Int?
 
@@ -67,7 +67,7 @@ extension PhotosCommand {
         @Flag(name: .long, help: "Do not fetch thumbnails (JSON still names those already cached).")
         var noThumbnails = false
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("Columns of the grid with --format grid, e.g. --columns 4.", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Columns of the grid with --format grid, 1 to 12 (default 3; fewer when the terminal is narrow). Example: --columns 4", valueName: "n"))
         var columns: Int = 3
 
         @OptionGroup var output: OutputOptions

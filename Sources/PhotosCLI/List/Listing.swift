@@ -48,7 +48,7 @@ struct Listing {
                 return ProviderOutcome(index: index, name: name, result: .success(listing), thumbnails: thumbnails)
             } catch {
                 prefetch?.cancel()
-                return ProviderOutcome(index: index, name: name, result: .failure(error))
+                return ProviderOutcome(index: index, name: name, result: .failure(environment.namingEndpoint(error, provider: name)))
             }
         }
         // Offline the cache answers at once; a terminal is told what a slow listing waits for.

@@ -29,6 +29,8 @@ extension Listing {
             json.raw("\n")
             try Output.write(bytes: json.bytes)
         case .jsonl:
+            // No line at all says nothing of why: said on stderr, as a table says it.
+            if photos.isEmpty { Diagnostics.note(Self.nothingShown(listings: listings, request: request)) }
             // One buffer, one write: every line at once.
             var json = JSONText(pretty: false, capacity: 500 * photos.count)
             for photo in photos {

@@ -97,22 +97,24 @@ enum CommandRuntime {
     }
 
     /// Prints `error` (after `prefix`) and returns the exit code to leave with.
-    static func report(_ error: any Error, prefix: String = "") -> any Error {
+    static func report(_ error: any Error, prefix: String = "", suffix: String = "") -> any Error {
         switch error {
         case let error as ExitCode:
             return error
         case let failure as ProviderFailure:
-            return report(failure.error, prefix: prefix + failure.provider + ": ")
+            return report(failure.error, prefix: prefix + failure.provider + ": ", suffix: suffix)
+        case let hinted as HintedError:
+            return report(hinted.error, prefix: prefix, suffix: "; " + hinted.hint + suffix)
         case OutputError.readerGone:
             return ExitCode.success  // `photos list | head`: the reader has what it wanted
         case OutputError.failed(let reason):
             Diagnostics.error("cannot write the output: \(reason)")
             return ExitCode(74)
         case let error as PhotosError:
-            Diagnostics.error(prefix + error.description)
+            Diagnostics.error(prefix + error.description + suffix)
             return ExitCode(error.exitCode)
         case let error as TransportError:
-            Diagnostics.error(prefix + error.description)
+            Diagnostics.error(prefix + error.description + suffix)
             // A file that could not be written (a full disk under the cache) is photos' own
             // output failing, not the provider: 74, as DESIGN has it.
             if case .fileSystem = error { return ExitCode(74) }
@@ -123,7 +125,7 @@ enum CommandRuntime {
         case let error as ValidationError:
             return error
         default:
-            Diagnostics.error(prefix + String(describing: error))
+            Diagnostics.error(prefix + String(describing: error) + suffix)
             return ExitCode(1)
         }
     }
@@ -140,6 +142,15 @@ private func recordEarlyStop(_ signal: Int32) {
 
 /// One provider's failure, where several failed: said with the provider's name, as the others
 /// are, and leaving with its own exit code.
+/// An error and what the user may check about it, said after it; its exit status is the
+/// error's own.
+struct HintedError: Error, CustomStringConvertible {
+    let error: any Error
+    let hint: String
+
+    var description: String { Diagnostics.describe(error) + "; " + hint }
+}
+
 struct ProviderFailure: Error {
     let provider: String
     let error: any Error

@@ -92,7 +92,7 @@ extension PhotosCommand {
         @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Photos per page of the listing (default 100 when walking pages with --limit or --all, else 30; at most 500, less on some providers: photos providers --verbose).", valueName: "n"))
         var perPage: Int?
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("Save at most this many photos per provider, walking pages as needed. Example: --limit 200", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Save at most this many photos per provider, walking pages as needed (without --limit or --all, the photos of one page). Example: --limit 200", valueName: "n"))
         var limit: Int?
 
         @Flag(help: "Walk every page of the listing to the last one (or to --limit).")

@@ -42,7 +42,9 @@ struct Showing {
                 detail = try await provider.detail(id)
                 cache.remember(detail)
             } catch {
-                guard !(error is CancellationError), PhotoCache.allowsStaleFallback(error), let photo = cache.cachedPhoto(id) else { throw error }
+                guard !(error is CancellationError), PhotoCache.allowsStaleFallback(error), let photo = cache.cachedPhoto(id) else {
+                    throw environment.namingEndpoint(error, provider: id.provider)
+                }
                 Diagnostics.warning("\(id.provider) could not be reached, showing what the cache knows about \(id): \(PhotoCache.describe(error))")
                 detail = PhotoDetail(photo: photo, tags: photo.tags)
             }
