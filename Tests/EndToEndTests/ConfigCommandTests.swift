@@ -130,6 +130,9 @@ import Testing
         // A folder is named as such; a file where a folder should be cannot be written into (74).
         let folder = try await photos.run(["config", "init"], environment: ["PHOTOS_CONFIG": photos.home.path])
         #expect(folder.status == 64 && folder.stderr.contains("is a folder; PHOTOS_CONFIG names the config file itself"), "\(folder.stderr)")
+        // /dev/null is "no config", not a file that exists.
+        let none = try await photos.run(["config", "init"], environment: ["PHOTOS_CONFIG": "/dev/null"])
+        #expect(none.status == 64 && none.stderr.contains("PHOTOS_CONFIG=/dev/null says there is no config file; to write one, name a file"), "\(none.stderr)")
         let underAFile = try await photos.run(["config", "init"], environment: ["PHOTOS_CONFIG": config.path + "/inner.toml"])
         #expect(underAFile.status == 74, "\(underAFile.stderr)")
         #expect(underAFile.stderr.contains("cannot create \(config.path)/inner.toml: Not a directory"), "\(underAFile.stderr)")

@@ -40,4 +40,22 @@ import Testing
             #expect(run.stderr.contains("cannot connect to 127.0.0.1:9") && run.stderr.contains("PHOTOS_PLACEHOLDER_API is set to 'https://127.0.0.1:9'"), "\(arguments): \(run.stderr)")
         }
     }
+
+    /// An option of one value given twice with different values is refused (the parser kept
+    /// the last without a word); the same value twice, or a `--filter` of each, is fine.
+    @Test func anOptionOfOneValueGivenTwiceIsRefused() async throws {
+        let photos = try PhotosBinary(server: nil)
+        defer { photos.remove() }
+        let cases: [([String], String)] = [
+            (["list", "--provider", "placeholder", "--provider", "flickr"], "--provider is given twice ('placeholder' and 'flickr'); name several providers in one: --provider placeholder,flickr"),
+            (["save", "placeholder:1", "--to", "a", "--to=b"], "--to is given twice ('a' and 'b'); give it once"),
+            (["list", "-q", "dogs", "--query", "cats"], "--query is given twice ('dogs' and 'cats')"),
+        ]
+        for (arguments, message) in cases {
+            let run = try await photos.run(arguments)
+            #expect(run.status == 64 && run.stderr.contains(message), "\(arguments): \(run.status) \(run.stderr)")
+        }
+        let same = try await photos.run(["list", "--provider", "placeholder", "--provider", "placeholder", "--offline"])
+        #expect(same.status == 69 && !same.stderr.contains("twice"), "the same value twice is that value: \(same.stderr)")
+    }
 }

@@ -106,7 +106,7 @@ extension PhotosCommand {
                     let environment = ProcessEnvironment.current()
                     let path = ConfigFile.location(environment: environment)
                     try ConfigTemplate.write(to: path, schema: ConfigSchema(registry: .standard))
-                    Diagnostics.note("wrote \(path); photos config show prints what it sets")
+                    Diagnostics.note("Wrote \(path); photos config show prints what it sets.")
                 }
             }
         }

@@ -48,6 +48,9 @@ enum ConfigTemplate {
             if reason == EEXIST || reason == EISDIR, FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
                 throw PhotosError.usage("\(path) is a folder; PHOTOS_CONFIG names the config file itself (e.g. \(path)/config.toml)")
             }
+            if reason == EEXIST, path == "/dev/null" {
+                throw PhotosError.usage("PHOTOS_CONFIG=/dev/null says there is no config file; to write one, name a file: PHOTOS_CONFIG=~/photos.toml photos config init")
+            }
             if reason == EEXIST {
                 throw PhotosError.usage("\(path) already exists; photos config init never overwrites a config file (edit it, or move it away first)")
             }

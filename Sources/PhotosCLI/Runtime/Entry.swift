@@ -20,7 +20,8 @@ extension PhotosCommand {
             if let request = ListFastPath.request(arguments ?? Array(CommandLine.arguments.dropFirst())) {
                 try await List.run(request)
             } else {
-                if let mistake = CommandSuggestion.error(for: arguments ?? Array(CommandLine.arguments.dropFirst())) {
+                let given = arguments ?? Array(CommandLine.arguments.dropFirst())
+                if let mistake = CommandSuggestion.error(for: given) ?? RepeatedOption.error(for: given) {
                     Output.writeAll("photos: error: \(mistake)\n", to: STDERR_FILENO)
                     _exit(64)
                 }
