@@ -193,6 +193,13 @@ public enum TerminalText {
         return String(shown)
     }
 
+    /// A path or URL as it is, safe for the terminal: every space kept (sanitising makes a run
+    /// of them one, which would show another path), and what would not show as itself written
+    /// as ``quoted(_:width:)`` writes it, without the quotes and never cut.
+    public static func verbatim(_ text: String) -> String {
+        String(quoted(text, width: Int.max / 4).dropFirst().dropLast())
+    }
+
     /// What the user typed, quoted back in a message: in single quotes, cut to `width` columns,
     /// with every character that would not show as itself (controls, tabs, format characters
     /// such as U+200B, spaces other than U+0020) written as `\u{XXXX}`, so that `'flickr:1\u{200B}'`
@@ -259,13 +266,15 @@ public enum TerminalText {
     }
 
     /// Rows of a label and a value, the labels in a column: each value wrapped at `width`
-    /// columns under its own column (nil: on one line), never cut.
-    public static func labelled(_ rows: [(String, String)], width: Int?) -> String {
+    /// columns under its own column (nil: on one line), never cut. The values of the labels in
+    /// `whole` (paths, URLs) stay on one line, for the terminal to wrap: broken at a space they
+    /// could not be copied.
+    public static func labelled(_ rows: [(String, String)], width: Int?, whole: Set<String> = []) -> String {
         let labelWidth = rows.map { displayWidth(sanitize($0.0)) }.max() ?? 0
         let valueWidth = width.map { max(20, $0 - labelWidth - 2) }
         let indent = "\n" + String(repeating: " ", count: labelWidth + 2)
         return rows.map { label, value in
-            let lines = valueWidth.map { wrap(value, width: $0) } ?? [sanitize(value)]
+            let lines = whole.contains(label) ? [verbatim(value)] : valueWidth.map { wrap(value, width: $0) } ?? [sanitize(value)]
             return pad(sanitize(label), width: labelWidth) + "  " + lines.joined(separator: indent)
         }.joined(separator: "\n") + "\n"
     }

@@ -281,11 +281,18 @@ import Testing
             try pane.send("Enter")
         }
 
-        /// The shell's first child: photos.
-        func photosPID() throws -> Int32 {
-            let shell = try String(contentsOf: shellPID, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        /// The shell's child running photos.
+        func photosPID() throws -> Int32 { try child(named: "photos") }
+
+        /// The shell's (or `parent`'s) child whose program is `name` (not a `clear` before it).
+        func child(named name: String, of parent: Int32? = nil) throws -> Int32 {
+            let shell = try parent.map(String.init) ?? String(contentsOf: shellPID, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
             let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
-            return try #require(children.split(separator: " ").first.flatMap { Int32($0) })
+            let named = children.split(separator: " ").compactMap { Int32($0) }.first { pid in
+                (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == name
+            }
+            guard let named else { throw CocoaError(.fileNoSuchFile) }  // not yet: polled
+            return named
         }
 
         static func isStopped(_ pid: Int32) -> Bool {
@@ -402,6 +409,25 @@ import Testing
             try await pane.waitFor("photos to end") { FileManager.default.fileExists(atPath: "/proc/\(pid)") ? nil : true }
             try shell.run("echo exit-status-$?")
             try await pane.waitForScreen("photos' exit status") { $0.contains("exit-status-0") }
+
+            // Waiting stopped in the background, it ends at `kill %1` (SIGTERM, then SIGCONT)
+            // rather than stopping again.
+            try shell.run("clear; " + JobShell.browse + " &")
+            let waiting = try await pane.waitFor("photos started again") { try? shell.photosPID() }
+            try await pane.waitFor("stopped in the background again") { JobShell.isStopped(waiting) ? true : nil }
+            try shell.run("kill %1")
+            try await pane.waitFor("the stopped browse to end at kill %1") { FileManager.default.fileExists(atPath: "/proc/\(waiting)") ? nil : true }
+
+            // Run by a script in the background: the script is in photos' process group, and its
+            // shell above it has job control, so photos waits stopped, as it does alone.
+            try shell.run("clear; sh -c \(JobShell.quote(JobShell.browse + "; echo script-saw-$?")) &")
+            let script = try await pane.waitFor("the script started") { try? shell.child(named: "sh") }
+            let browse = try await pane.waitFor("photos under the script") { try? shell.child(named: "photos", of: script) }
+            try await pane.waitFor("photos under the script stopped") { JobShell.isStopped(browse) ? true : nil }
+            try shell.run("fg")
+            try await pane.waitForScreen("the grid after fg of the script", Self.firstPage)
+            try pane.send("q")
+            try await pane.waitForScreen("the script's photos ended with 0") { $0.contains("script-saw-0") }
         }
     }
 
@@ -621,6 +647,22 @@ import Testing
             #expect(screen.contains("flickr:5300000003") && !screen.contains("Waiting for"), "\(screen)")
             let table = screen.split(separator: "\n").first { $0.contains("ID") && $0.contains("TITLE") } ?? ""
             #expect(table.hasPrefix("ID"), "the table starts its own line: \(table)")
+        }
+    }
+
+    /// The waiting line in a terminal narrower than it: cut to fit, and gone once the listing
+    /// is in (a wrapped line's first row stayed on the screen).
+    @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
+    func theWaitingLineFitsANarrowTerminal() async throws {
+        try await withServer(FixtureServerConfiguration(latencyMilliseconds: 2000)) { _, photos in
+            let list = try Self.start(
+                photos, ["--provider", "flickr,placeholder", "--query", "many", "--per-page", "3", "--no-thumbnails"],
+                width: 24, height: 60, command: "list", stderrOnScreen: true)
+            defer { list.pane.kill() }
+            try await list.pane.waitForScreen("the waiting line", timeout: .seconds(30)) { $0.contains("Waiting for") }
+            #expect(try await list.waitForExit() == 0)
+            let screen = try list.pane.capture()
+            #expect(screen.contains("ID") && !screen.contains("Waiting"), "\(screen)")
         }
     }
 

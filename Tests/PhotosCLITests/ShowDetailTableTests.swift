@@ -43,4 +43,30 @@ struct ShowDetailTableTests {
         #expect(TerminalText.wrap("", width: 12) == [""])
         #expect(TerminalText.wrap("a\u{1B}[31mb c", width: 3).allSatisfy { !$0.contains("\u{1B}") })
     }
+
+    /// A path is shown as it is, on one line: spaces kept (sanitising makes a run of them one,
+    /// another path), never wrapped at them.
+    @Test func aPathIsShownAsItIs() {
+        let path = "/tmp/photos  cache/one photo with a long name, longer than the column is.jpg"
+        let text = Showing.render(Self.detail(), imagePath: URL(fileURLWithPath: path), width: 50)
+        #expect(text.contains("File         " + path + "\n"), "\(text)")
+    }
+
+    /// `photos providers` on a narrow terminal: every fact whole (a problem with a setting was
+    /// cut to "no: PHOTOS_NASA_API is not an…"), each provider's name at the start of its line.
+    @Test func providersOnANarrowTerminalCutNothing() throws {
+        let environment = try AppEnvironment.load(environment: ["PHOTOS_CONFIG": "/dev/null", "PHOTOS_NASA_API": "notaurl", "HOME": "/tmp"])
+        let report = ProviderReport(environment: environment)
+        for width in [40, 60, 80, 99] {
+            let text = report.table(width: width, verbose: false)
+            #expect(!text.contains("…"), "\(width): \(text)")
+            let joined = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            #expect(joined.contains("PHOTOS_NASA_API is not an http or https URL"), "\(width): \(text)")
+            for name in ["flickr", "placeholder", "commons", "openverse", "nasa"] {
+                #expect(text.contains("\n" + name + " ") || text.hasPrefix(name + " "), "\(width): \(name)")
+            }
+            let wide = text.split(separator: "\n").filter { TerminalText.displayWidth(String($0)) > width }
+            #expect(wide.isEmpty, "\(width): \(wide)")
+        }
+    }
 }

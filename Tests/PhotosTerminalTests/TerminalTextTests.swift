@@ -3,8 +3,6 @@ import Testing
 @testable import PhotosTerminal
 
 @Suite struct TerminalTextTests {
-    /// A title with nothing visible in it is said as untitled (it showed as a blank in browse
-    /// and show: the check for an empty title came before sanitising).
     @Test func aWrappingColumnShowsItsCellWholeOverSeveralLines() {
         let url = "https://api.flickr.com/services/rest/?method=flickr.photos.search"
         var table = Table(columns: [.init("SETTING", maxWidth: 12), .init("VALUE", maxWidth: 20, wraps: true), .init("SOURCE")])
@@ -20,6 +18,8 @@ import Testing
         #expect(!lines.joined().contains("…"))
     }
 
+    /// A title with nothing visible in it is said as untitled (it showed as a blank in browse
+    /// and show: the check for an empty title came before sanitising).
     @Test func aTitleOfNothingVisibleIsUntitled() {
         #expect(TerminalText.title("\u{200D}\u{200D}\u{202E}\u{2066}") == "(untitled)")
         #expect(TerminalText.title(" \t\n ") == "(untitled)" && TerminalText.title("") == "(untitled)")

@@ -74,7 +74,7 @@ final class BrowseSession: @unchecked Sendable {
     private let failedActions = Mutex<[String]>([])
     /// The error of the last page that failed outright, with its search: browse ends with it
     /// when it is all the screen had to show.
-    private let lastPageFailure = Mutex<(generation: Int, error: any Error)?>(nil)
+    private let lastPageFailure = Mutex<(generation: Int, errors: [any Error])?>(nil)
 
     // The interface thread's own.
     private var model: BrowseModel
@@ -173,8 +173,8 @@ final class BrowseSession: @unchecked Sendable {
             // Read from the background (Ctrl-Z, then `bg`): stopped until `fg`, whose SIGCONT
             // takes the terminal again.
             // (A terminal that hung up fails reads with EIO too: that input has ended.)
-            waitForForeground: { [input = terminal.input] in
-                RawTerminal.isInBackground(input) && RawTerminal.waitForForeground(input, stoppingWith: SIGTTIN)
+            waitForForeground: { [input = terminal.input] giveUp in
+                RawTerminal.isInBackground(input) && RawTerminal.waitForForeground(input, stoppingWith: SIGTTIN, giveUp: giveUp)
             })
         reader.start()
         defer { reader.stop() }
@@ -211,8 +211,11 @@ final class BrowseSession: @unchecked Sendable {
         if let error = failure.withLock({ $0 }) { throw error }
         // Nothing to show but a failure (offline with nothing cached, a host down): said again
         // now that the screen is back, and the exit status is list's for the same failure.
-        if model.photos.isEmpty, model.pageFailure != nil, let last = lastPageFailure.withLock({ $0 }), last.generation == model.generation {
-            throw last.error
+        if model.photos.isEmpty, model.pageFailure != nil, let last = lastPageFailure.withLock({ $0 }), last.generation == model.generation,
+            let first = last.errors.first
+        {
+            for other in last.errors.dropFirst() { Diagnostics.warning(Diagnostics.describe(other)) }
+            throw first
         }
     }
 
@@ -473,11 +476,12 @@ final class BrowseSession: @unchecked Sendable {
         }
         if lists.isEmpty {
             let reason = failures.isEmpty ? "no provider left to ask" : failures.joined(separator: "; ")
-            if let error = outcomes.lazy.compactMap({ outcome -> (any Error)? in
-                if case .failure(let error) = outcome.result { return error } else { return nil }
-            }).first {
-                lastPageFailure.withLock { $0 = (generation, error) }
+            // Each named as list names them when several were asked.
+            let errors = outcomes.compactMap { outcome -> (any Error)? in
+                guard case .failure(let error) = outcome.result else { return nil }
+                return asked.count > 1 ? ProviderFailure(provider: outcome.name, error: error) : error
             }
+            if !errors.isEmpty { lastPageFailure.withLock { $0 = (generation, errors) } }
             queue.post(.model(.pageFailed(generation: generation, page: page, reason: reason)))
             return
         }

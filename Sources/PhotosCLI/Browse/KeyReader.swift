@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -16,7 +17,9 @@ final class KeyReader: @unchecked Sendable {
     private let wake: (read: Int32, write: Int32)
     private let report: @Sendable ([BrowseKey], ContinuousClock.Instant) -> Void
     private let ended: @Sendable () -> Void
-    private let waitForForeground: @Sendable () -> Bool
+    private let waitForForeground: @Sendable (_ giveUp: () -> Bool) -> Bool
+    /// Set by ``stop()``: a wait in the background gives up.
+    private let stopping = Atomic(false)
     private var thread: Thread?
 
     /// - Parameters:
@@ -24,10 +27,11 @@ final class KeyReader: @unchecked Sendable {
     ///   - ended: stdin reached its end or failed (the terminal went away).
     ///   - waitForForeground: a read failed with EIO, as it does in the background (`bg` after
     ///     Ctrl-Z): returns once photos is in the foreground again, true, for reading to go on;
-    ///     false when it cannot be, and the input has ended.
+    ///     false when it cannot be or when `giveUp` says so (the reader was stopped), and the
+    ///     input has ended.
     init(
         input: Int32, report: @escaping @Sendable ([BrowseKey], ContinuousClock.Instant) -> Void, ended: @escaping @Sendable () -> Void,
-        waitForForeground: @escaping @Sendable () -> Bool = { false }
+        waitForForeground: @escaping @Sendable (_ giveUp: () -> Bool) -> Bool = { _ in false }
     ) throws {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
@@ -52,6 +56,7 @@ final class KeyReader: @unchecked Sendable {
 
     /// Stops the thread (it exits at its next wake-up, at once when waiting).
     func stop() {
+        stopping.store(true, ordering: .relaxed)
         var byte: UInt8 = 1
         _ = write(wake.write, &byte, 1)
     }
@@ -76,7 +81,7 @@ final class KeyReader: @unchecked Sendable {
             let count = read(input, &buffer, buffer.count)
             let arrived = ContinuousClock.now
             if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-            if count < 0 && errno == EIO && waitForForeground() { continue }
+            if count < 0 && errno == EIO && waitForForeground({ stopping.load(ordering: .relaxed) || CommandRuntime.isStopping }) { continue }
             if count <= 0 {
                 ended()
                 return

@@ -40,15 +40,19 @@ final class RawTerminal: @unchecked Sendable {
     init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) throws {
         self.input = input
         self.output = output
-        var mode = termios()
-        guard isatty(input) == 1, isatty(output) == 1, tcgetattr(input, &mode) == 0 else {
-            throw PhotosError.usage("browse needs a terminal on stdin and stdout; to print a grid instead use: photos list --format grid")
-        }
+        let notATerminal = PhotosError.usage("browse needs a terminal on stdin and stdout; to print a grid instead use: photos list --format grid")
+        guard isatty(input) == 1, isatty(output) == 1 else { throw notATerminal }
         // Started in the background (`photos browse &`): stopped as any program that sets a
-        // terminal's modes from there is (SIGTTOU), until the shell's `fg`.
-        guard Self.waitForForeground(input, stoppingWith: SIGTTOU) else {
+        // terminal's modes from there is (SIGTTOU), until the shell's `fg`; ended meanwhile
+        // (`kill %1` continues it with SIGTERM pending), it gives up.
+        guard Self.waitForForeground(input, stoppingWith: SIGTTOU, giveUp: { Task.isCancelled || CommandRuntime.isStopping }) else {
+            if Task.isCancelled || CommandRuntime.isStopping { throw CancellationError() }
             throw PhotosError.usage("browse needs the terminal, and another program has it in the foreground; run photos browse in the foreground")
         }
+        // The mode to give back is read once in the foreground: from the background it would be
+        // the shell's line editor's (no echo, no line editing).
+        var mode = termios()
+        guard tcgetattr(input, &mode) == 0 else { throw notATerminal }
         original = mode
         var raw = mode
         raw.c_iflag &= ~tcflag_t(IGNBRK | BRKINT | PARMRK | ISTRIP | INLCR | IGNCR | ICRNL | IXON)
@@ -206,18 +210,45 @@ final class RawTerminal: @unchecked Sendable {
     /// Waits while photos is in the background, stopped by `signal` as the terminal would stop
     /// a background job that touches it (SIGTTOU to set its modes, SIGTTIN to read it), until a
     /// shell's `fg` gives it the terminal.
+    /// - Parameter giveUp: asked while continued in the background (`kill %1` continues a
+    ///   stopped job with SIGTERM pending, `bg` to run on): true ends the wait.
     /// - Returns: true in the foreground; false in the background when nothing could continue a
-    ///   stopped photos (its parent is no shell with job control in its session: the kernel
-    ///   discards stop signals to such an orphaned process group).
-    static func waitForForeground(_ input: Int32, stoppingWith signal: Int32) -> Bool {
+    ///   stopped photos (no shell with job control above its process group in its session: the
+    ///   kernel discards stop signals to such an orphaned group), or when `giveUp` said so.
+    static func waitForForeground(_ input: Int32, stoppingWith signal: Int32, giveUp: () -> Bool) -> Bool {
         while isInBackground(input) {
-            let parent = getppid()
-            guard getsid(parent) == getsid(0), getpgid(parent) != getpgrp() else { return false }
+            guard hasJobControl() else { return false }
             stopProcessGroup(with: signal)
-            // Continued in the background again (`bg`): stopped again, not spinning meanwhile.
-            if isInBackground(input) { usleep(10_000) }
+            // Continued: a moment for a stop signal that came with it to take effect (the
+            // runtime cancels the work), then stopped again if still in the background.
+            for _ in 0..<20 where isInBackground(input) {
+                if giveUp() { return false }
+                usleep(10_000)
+            }
+            if giveUp() { return false }
         }
         return true
+    }
+
+    /// Whether a shell's job control can continue photos' process group once stopped: an
+    /// ancestor outside the group (photos' own parent, or a script's parent when a script runs
+    /// photos) is in the same session. Ancestors are read from /proc; without it, the parent.
+    private static func hasJobControl() -> Bool {
+        let group = getpgrp()
+        var ancestor = getppid()
+        for _ in 0..<64 where ancestor > 1 && getpgid(ancestor) == group {
+            guard let next = parent(of: ancestor) else { break }
+            ancestor = next
+        }
+        return ancestor > 0 && getpgid(ancestor) != group && getsid(ancestor) == getsid(0)
+    }
+
+    /// A process's parent, from /proc/PID/stat (the field after the state, after the name's
+    /// closing parenthesis, which the name itself may hold).
+    private static func parent(of pid: pid_t) -> pid_t? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 1 ? pid_t(fields[1]) : nil
     }
 
     /// The window's size in cells, and a cell's width over its height when the terminal says.

@@ -58,7 +58,8 @@ extension PhotosCommand {
                 }
             }
 
-            /// The statistics as rows of label and value, the values cut to `width` columns (nil: whole).
+            /// The statistics as rows of label and value, wrapped at `width` columns (nil: one line
+            /// each); the path whole.
             static func render(_ stats: CacheStatistics, now: Date, width: Int?) -> String {
                 func percent(_ rate: Double?) -> String { rate.map { String(format: "%.0f%%", $0 * 100) } ?? "-" }
                 func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
@@ -82,7 +83,7 @@ extension PhotosCommand {
                 for provider in stats.providers {
                     rows.append((provider.name, "\(counted(provider.listings, "page")), \(counted(provider.images, "image")), \(ByteText.format(provider.imageBytes))"))
                 }
-                return TerminalText.labelled(rows, width: width)
+                return TerminalText.labelled(rows, width: width, whole: ["Path"])
             }
         }
 

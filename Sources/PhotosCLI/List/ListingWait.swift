@@ -1,3 +1,4 @@
+import Foundation
 import PhotosTerminal
 import Synchronization
 
@@ -11,6 +12,9 @@ final class ListingWait: Sendable {
     private let state = Mutex<(drawn: Bool, stopped: Bool)>((false, false))
     private let task = Mutex<Task<Void, Never>?>(nil)
 
+    /// How often the line is drawn again: a warning said meanwhile erases it.
+    static let redraw: Duration = .seconds(1)
+
     /// Starts waiting for `names`; nothing is ever drawn unless `enabled` (stderr a terminal).
     init(names: [String], enabled: Bool) {
         guard enabled, !names.isEmpty else { return }
@@ -18,16 +22,22 @@ final class ListingWait: Sendable {
         task.withLock {
             $0 = Task { [self] in
                 try? await Task.sleep(for: Self.delay)
-                draw(line)
+                while !Task.isCancelled {
+                    draw(line)
+                    try? await Task.sleep(for: Self.redraw)
+                }
             }
         }
     }
 
+    /// Draws `line` within the terminal's width (less one column): a longer line would wrap,
+    /// and the erase before the next line clears only its last row.
     private func draw(_ line: String) {
         state.withLock { state in
             guard !state.stopped, !Task.isCancelled else { return }
             state.drawn = true
-            Diagnostics.raw("\r\u{1B}[2K" + line)
+            let fitted = TTY.columns(STDERR_FILENO).map { TerminalText.truncate(line, width: max(1, $0 - 1)) } ?? line
+            Diagnostics.raw("\r\u{1B}[2K" + fitted)
         }
     }
 

@@ -126,14 +126,15 @@ struct ProviderReport {
         }
         var text: String
         if let width, width < 100 {
-            // Too narrow for a column of summaries: each under its provider's row, wrapped.
-            var table = Table(columns: [.init("PROVIDER"), .init("READY", maxWidth: 30), .init("IDS", maxWidth: 22)])
-            for entry in entries { table.append([entry.descriptor.name, ready(entry), entry.descriptor.idSyntax]) }
-            let lines = table.render(width: width).split(separator: "\n", omittingEmptySubsequences: false)
-            text = (lines.first.map { $0 + "\n" } ?? "")
-            for (entry, line) in zip(entries, lines.dropFirst()) {
-                text += line + "\n"
-                for summary in TerminalText.wrap(entry.descriptor.summary, width: max(20, width - 4)) { text += "    " + summary + "\n" }
+            // Too narrow for a table: each provider on a line of its own, whether it is ready
+            // and its ids, then what it is, wrapped; nothing cut.
+            let nameWidth = entries.map { TerminalText.displayWidth($0.descriptor.name) }.max() ?? 0
+            text = ""
+            for entry in entries {
+                let facts = TerminalText.wrap("ready: " + ready(entry) + ", ids " + entry.descriptor.idSyntax, width: max(20, width - nameWidth - 3))
+                text += TerminalText.pad(entry.descriptor.name, width: nameWidth) + "  "
+                text += facts.joined(separator: "\n" + String(repeating: " ", count: nameWidth + 2)) + "\n"
+                for summary in TerminalText.wrap(entry.descriptor.summary, width: max(20, width - 5)) { text += "    " + summary + "\n" }
             }
         } else {
             var table = Table(columns: [
@@ -144,7 +145,8 @@ struct ProviderReport {
             text = table.render(width: width ?? Int.max / 4)
         }
         guard verbose else {
-            return text + "\nFilters and settings of each: photos providers --verbose\n"
+            let hint = "Filters and settings of each: photos providers --verbose"
+            return text + "\n" + (width.map { TerminalText.wrap(hint, width: $0 - 1) } ?? [hint]).joined(separator: "\n") + "\n"
         }
         for entry in entries {
             let descriptor = entry.descriptor

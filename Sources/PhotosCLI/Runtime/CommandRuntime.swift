@@ -27,6 +27,7 @@ enum CommandRuntime {
         signal(SIGPIPE, SIG_IGN)
         let stop: @Sendable (Int32) -> Void = { signal in
             guard received.compareExchange(expected: 0, desired: signal, ordering: .relaxed).exchanged else { return }
+            stopping.store(true, ordering: .relaxed)
             running.withLock { $0 }?.cancel()
             // Cancellation normally ends the work at once; never hang on it.
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(900)) {
@@ -131,6 +132,15 @@ enum CommandRuntime {
     }
 }
 
+/// Set once a stop signal (SIGINT, SIGTERM, SIGHUP) has been received: the command is ending.
+private let stopping = Atomic(false)
+
+extension CommandRuntime {
+    /// Whether a stop signal has been received: a wait that would keep photos from ending (a
+    /// browse stopped in the background) gives up.
+    static var isStopping: Bool { stopping.load(ordering: .relaxed) }
+}
+
 /// A stop signal that came before libdispatch's handler was in place (see
 /// `CommandRuntime.run`), 0 when none did.
 private let earlyStop = Atomic<Int32>(0)
@@ -140,8 +150,6 @@ private func recordEarlyStop(_ signal: Int32) {
     _ = earlyStop.compareExchange(expected: 0, desired: signal, ordering: .relaxed)
 }
 
-/// One provider's failure, where several failed: said with the provider's name, as the others
-/// are, and leaving with its own exit code.
 /// An error and what the user may check about it, said after it; its exit status is the
 /// error's own.
 struct HintedError: Error, CustomStringConvertible {
@@ -151,7 +159,11 @@ struct HintedError: Error, CustomStringConvertible {
     var description: String { Diagnostics.describe(error) + "; " + hint }
 }
 
-struct ProviderFailure: Error {
+/// One provider's failure, where several failed: said with the provider's name, as the others
+/// are, and leaving with its own exit code.
+struct ProviderFailure: Error, CustomStringConvertible {
     let provider: String
     let error: any Error
+
+    var description: String { provider + ": " + Diagnostics.describe(error) }
 }

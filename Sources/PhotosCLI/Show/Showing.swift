@@ -173,7 +173,7 @@ struct Showing {
         }
         if let imagePath { rows.append(("File", imagePath.path)) }
 
-        return TerminalText.labelled(rows, width: width)
+        return TerminalText.labelled(rows, width: width, whole: ["ID", "Page", "Image", "Largest", "File"])
     }
 
     /// A size's dimensions as far as the provider gave them (Openverse names its thumbnail
