@@ -58,4 +58,15 @@ import Testing
         let same = try await photos.run(["list", "--provider", "placeholder", "--provider", "placeholder", "--offline"])
         #expect(same.status == 69 && !same.stderr.contains("twice"), "the same value twice is that value: \(same.stderr)")
     }
+
+    /// A number option given something else says a whole number is wanted (the parser said only
+    /// that the value is invalid).
+    @Test func aValueThatIsNoNumberSaysANumberIsWanted() async throws {
+        let photos = try PhotosBinary(server: nil)
+        defer { photos.remove() }
+        for (arguments, option) in [(["list", "--per-page", "abc"], "--per-page"), (["list", "--page", "1e3"], "--page"), (["save", "--limit", "x"], "--limit")] {
+            let run = try await photos.run(arguments)
+            #expect(run.status == 64 && run.stderr.contains("is invalid for '\(option) <n>': a whole number is wanted"), "\(arguments): \(run.stderr)")
+        }
+    }
 }

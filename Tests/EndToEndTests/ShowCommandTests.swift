@@ -239,6 +239,9 @@ import Testing
 
             let missing = try await photos.run(["show", "placeholder:2", "--open"], environment: ["PHOTOS_OPENER": "no-such-viewer --fullscreen"])
             #expect(missing.status == 69 && missing.stderr.contains("no program 'no-such-viewer' to open the image with"), "\(missing.stderr)")
+            // A quote opened and never closed is the setting's mistake, said as one.
+            let unclosed = try await photos.run(["show", "placeholder:2", "--open"], environment: ["PHOTOS_OPENER": "\"/opt/my viewer/view --full"])
+            #expect(unclosed.status == 64 && unclosed.stderr.contains("has a quote that is not closed"), "\(unclosed.stderr)")
 
             // Quotes keep a viewer whose path holds spaces whole, with options after it.
             let spaced = photos.home.appendingPathComponent("My Viewer")

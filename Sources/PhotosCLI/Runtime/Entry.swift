@@ -38,6 +38,10 @@ extension PhotosCommand {
             let exitCode = exitCode(for: error)
             // The parser's usage errors in photos' own words, as every other error is said.
             if message.hasPrefix("Error: ") { message = "photos: error: " + message.dropFirst("Error: ".count) }
+            // Every `<n>` option takes a whole number: say which kind of value was wanted.
+            if let end = message.range(of: " <n>'"), message.contains("is invalid for '--") {
+                message.insert(contentsOf: ": a whole number is wanted", at: end.upperBound)
+            }
             // The parser quotes arguments as typed: an escape sequence in one is written out.
             if exitCode != .success { message = TerminalText.escapingControls(message) }
             if !message.isEmpty {

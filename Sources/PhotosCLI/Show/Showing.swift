@@ -272,6 +272,12 @@ struct Showing {
         }
         guard let executable else {
             let name = words.count > 1 && !opener.hasPrefix("/") ? words[0] : (words.count == 1 ? words[0] : opener)
+            // A value that opens a quote it never closes (a path with an apostrophe in it,
+            // `/home/o'brien/view`, is said as a program not found).
+            if Self.words(opener) == nil, opener.first == "\"" || opener.first == "'" {
+                throw PhotosError.usage(
+                    "PHOTOS_OPENER \(TerminalText.quoted(opener)) has a quote that is not closed, and names no program as it is; close the quote, or write a path with spaces in quotes: PHOTOS_OPENER='\"/opt/my viewer/view\" --full'")
+            }
             throw PhotosError.unavailable(
                 provider: "opener",
                 detail: "no program \(TerminalText.quoted(name)) to open the image with (set PHOTOS_OPENER to a viewer); the image is at \(file.path)")
