@@ -165,6 +165,8 @@ public final class CurlTransport: HTTPFetching {
         case .cannotConnect(_, let detail): return detail
         case .timedOut(_, .connect): return "connecting timed out"
         case .hostDown(_, let reason): return reason
+        case .tls(_, let detail):
+            return "its TLS certificate could not be verified: \(detail); if it uses a private CA, set PHOTOS_CA_BUNDLE to its PEM file"
         default: return error.description
         }
     }

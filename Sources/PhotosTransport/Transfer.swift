@@ -47,6 +47,10 @@ final class Transfer: @unchecked Sendable {
     /// A HEAD request whose only purpose is to bring up a connection ahead of the transfers that
     /// will use it (``CurlLoop/preconnect(url:host:count:reserveOne:)``).
     var isPreconnect = false
+    /// Whether a server this transfer could not verify stays unverified for the run: it trusted
+    /// the last certificates the transport tries (the whole system bundle, or there is no other
+    /// to try). Set by ``makeHandle(configuration:wholeBundle:)``.
+    var trustIsFinal = false
 
     enum ConnectionRole {
         /// Placed on a connection there is room on.
@@ -132,6 +136,7 @@ final class Transfer: @unchecked Sendable {
         set(CURLOPT_SSL_VERIFYHOST, photos_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2))
         let system = configuration.trustedSystem
         let fallback = wholeBundle ? TrustStore.wholeBundle(extra: configuration.caBundlePath, system: system) : nil
+        trustIsFinal = fallback != nil || TrustStore.wholeBundle(extra: configuration.caBundlePath, system: system) == nil
         if let trust = fallback ?? TrustStore.choose(extra: configuration.caBundlePath, system: system) {
             set(CURLOPT_CAINFO, photos_curl_easy_setopt_string(easy, CURLOPT_CAINFO, trust.bundle))
             set(CURLOPT_CAPATH, photos_curl_easy_setopt_string(easy, CURLOPT_CAPATH, trust.folder))

@@ -756,6 +756,34 @@ import Testing
         }
     }
 
+    /// A certificate that cannot be verified is failed fast as an unreachable host is: the
+    /// host's other requests fail at once, saying why, instead of each making a handshake of
+    /// its own (300 requests made over 300 connections).
+    @Test func aServerThatCannotBeVerifiedIsFailedFast() async throws {
+        try await withFixtureServer { server in
+            let otherCA = FixtureServerConfiguration.defaultFixturesDirectory.appendingPathComponent("tls/other-ca.pem").path
+            let transport = try Self.transport(for: server) { $0.caBundlePath = otherCA }
+            let folder = try TemporaryFolder()
+            let errors = await withTaskGroup(of: (any Error)?.self) { group in
+                for index in 0..<300 {
+                    group.addTask {
+                        do {
+                            _ = try await transport.download(HTTPRequest(url: "\(server.url)/thumbs/\(index).jpg"), to: folder.url.appendingPathComponent("\(index).jpg"))
+                            return nil
+                        } catch {
+                            return error
+                        }
+                    }
+                }
+                return await group.reduce(into: [any Error]()) { if let error = $1 { $0.append(error) } }
+            }
+            #expect(errors.count == 300)
+            #expect(errors.allSatisfy { "\($0)".contains("certificate") && "\($0)".contains("PHOTOS_CA_BUNDLE") }, "\(errors.prefix(3))")
+            let connections = server.stats().connections
+            #expect(connections <= 150, "\(connections) connections for 300 requests to a server that cannot be verified")
+        }
+    }
+
     @Test func aBodyOverTheCapIsRefused() async throws {
         try await withFixtureServer { server in
             let transport = try Self.transport(for: server)
