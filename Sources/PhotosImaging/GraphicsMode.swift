@@ -135,6 +135,11 @@ public struct TerminalGraphics: Hashable, Sendable {
             return .truecolor
         }
         if term.contains("256color") { return .indexed256 }
+        // Terminals without colour: their terminfo names say so (`xterm-mono`, `-m`), and the
+        // DEC terminals photos' users meet emulated (VT52 to VT320) had none.
+        if term.hasSuffix("-mono") || term.hasSuffix("-m") || ["vt52", "vt100", "vt102", "vt220", "vt320"].contains(term) {
+            return .monochrome
+        }
         if term == "linux" || term.hasPrefix("vt") || term == "ansi" || term == "cons25" || term.isEmpty {
             return .indexed16
         }

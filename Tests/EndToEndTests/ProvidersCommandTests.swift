@@ -96,6 +96,9 @@ import Testing
             // A near miss is named.
             let near = try await photos.run(["list", "--provider", "flickr", "--query", "dogs", "--filter", "tag=beach"])
             #expect(near.status == 64 && near.stderr.contains("flickr has no filter 'tag'; did you mean 'tags'? (it knows tags,"), "\(near.stderr)")
+            // A filter of another provider's (--album is placeholder's) says whose it is.
+            let elsewhere = try await photos.run(["list", "--provider", "openverse", "--album", "3"])
+            #expect(elsewhere.status == 64 && elsewhere.stderr.contains("openverse has no filter 'album' (placeholder has it: --provider placeholder)"), "\(elsewhere.stderr)")
 
             // Without --provider: placeholder, listed only when named, is the one that has it.
             let unnamed = try await photos.run(["list", "--album", "3"])

@@ -50,7 +50,10 @@ import Testing
         Case(environment: ["TERM": "xterm-direct"], mode: .symbols, colors: .truecolor),
         Case(environment: ["TERM": "xterm"], mode: .symbols, colors: .indexed256),
         Case(environment: ["TERM": "linux"], mode: .symbols, colors: .indexed16),
-        Case(environment: ["TERM": "vt100"], mode: .symbols, colors: .indexed16),
+        // Terminals without colour get none (VT100 had none; xterm-mono says so).
+        Case(environment: ["TERM": "vt100"], mode: .symbols, colors: .monochrome),
+        Case(environment: ["TERM": "xterm-mono"], mode: .symbols, colors: .monochrome),
+        Case(environment: ["TERM": "vt340"], mode: .symbols, colors: .indexed16),
         // NO_COLOR: symbols without colour; an empty NO_COLOR does not count.
         Case(environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor", "NO_COLOR": "1"], mode: .symbols, colors: .monochrome),
         Case(environment: ["TERM": "xterm-256color", "NO_COLOR": ""], mode: .symbols, colors: .indexed256),

@@ -74,7 +74,10 @@ struct ProviderSelection {
                     if let near = CommandSuggestion.closest(unknown.key, among: descriptor.filters.map(\.name)) {
                         throw PhotosError.usage("\(name) has no filter \(TerminalText.quoted(unknown.key)); did you mean '\(near)'? (\(knows))")
                     }
-                    throw PhotosError.usage("\(name) has no filter \(TerminalText.quoted(unknown.key)); \(knows)")
+                    // A filter another provider has (`--album` is placeholder's): said, with how.
+                    let holders = registry.descriptors.filter { $0.filter(named: unknown.key) != nil }.map(\.name)
+                    let elsewhere = holders.isEmpty ? "" : " (\(holders.joined(separator: ", ")) \(holders.count == 1 ? "has" : "have") it: --provider \(holders[0]))"
+                    throw PhotosError.usage("\(name) has no filter \(TerminalText.quoted(unknown.key))\(elsewhere); \(knows)")
                 }
                 skipped.append("\(name) skipped: it has no filter \(TerminalText.quoted(unknown.key))")
                 continue
