@@ -216,8 +216,12 @@ final class RawTerminal: @unchecked Sendable {
     ///   stopped photos (no shell with job control above its process group in its session: the
     ///   kernel discards stop signals to such an orphaned group), or when `giveUp` said so.
     static func waitForForeground(_ input: Int32, stoppingWith signal: Int32, giveUp: () -> Bool) -> Bool {
+        guard isInBackground(input) else { return true }
+        // Looked at once, before the loop: between the check of the foreground and the stop
+        // signal nothing slow may run, or a shell's `fg` in between would find photos stopping
+        // itself in the foreground.
+        guard hasJobControl() else { return false }
         while isInBackground(input) {
-            guard hasJobControl() else { return false }
             stopProcessGroup(with: signal)
             // Continued: a moment for a stop signal that came with it to take effect (the
             // runtime cancels the work), then stopped again if still in the background.
