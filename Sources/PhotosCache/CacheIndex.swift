@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import PhotosCore
 import Synchronization
 
@@ -287,6 +288,12 @@ final class CacheIndex: Sendable {
                 throw DatabaseError(resultCode: .SQLITE_ERROR, message: "could not turn on WAL (journal mode \(mode ?? "unknown"))")
             }
             if !isNew { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+            // The -wal and -shm files stay when the last connection closes (emptied, not
+            // deleted): every command that reads the cache would otherwise create both, size the
+            // shared-memory file page by page, and delete them again at exit.
+            var persist: Int32 = 1
+            sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &persist)
+            try db.execute(sql: "PRAGMA journal_size_limit = 4194304")
             // A page cache of 512 KB rather than SQLite's 2 MB: reads by key touch a few pages,
             // and the rest of the default only filled up with the pages a long write leaves
             // behind (a save of 1000 photos), memory the run does not read again.

@@ -24,3 +24,13 @@ extension TTY {
         return Int(size.ws_col)
     }
 }
+
+extension TTY {
+    /// Whether this process is in the foreground of the terminal on `descriptor`: false in a job
+    /// the shell runs in the background (`&`, or `bg` after Ctrl-Z), whose terminal line is the
+    /// shell's. True when `descriptor` is no terminal, or not the process's controlling one.
+    public static func isForeground(_ descriptor: Int32) -> Bool {
+        let group = tcgetpgrp(descriptor)
+        return group < 0 || group == getpgrp()
+    }
+}

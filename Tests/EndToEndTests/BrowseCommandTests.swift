@@ -295,6 +295,12 @@ import Testing
             return named
         }
 
+        /// Whether `pid` has ended and waits for its shell to collect it.
+        static func isZombie(_ pid: Int32) -> Bool {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
+            return stat[stat.index(close, offsetBy: 2)] == "Z"
+        }
+
         static func isStopped(_ pid: Int32) -> Bool {
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
             return stat[stat.index(close, offsetBy: 2)] == "T"
@@ -428,6 +434,39 @@ import Testing
             try await pane.waitForScreen("the grid after fg of the script", Self.firstPage)
             try pane.send("q")
             try await pane.waitForScreen("the script's photos ended with 0") { $0.contains("script-saw-0") }
+        }
+    }
+
+    /// A save run in the background (`&`) draws no progress over the shell's line, where the
+    /// user types; the same save in the foreground draws its bar (what the first half would see).
+    @Test(.enabled(if: TmuxPane.isAvailable && findExecutable("bash") != nil, "needs tmux and bash"))
+    func inTheBackgroundNoProgressIsDrawnOverTheShell() async throws {
+        try await withServer(FixtureServerConfiguration(latencyMilliseconds: 150)) { _, photos in
+            let shell = try await JobShell(photos)
+            let pane = shell.pane
+            defer { pane.kill() }
+            /// Runs a save of 120 photos into `name`, and returns the screens seen while it ran
+            /// that showed a progress bar.
+            func save(into name: String, background: Bool) async throws -> [String] {
+                let folder = photos.home.appendingPathComponent(name)
+                let command = [PhotosBinary.executable.path, "save", "--provider", "placeholder", "--limit", "120", "--to", folder.path]
+                try shell.run("clear; " + command.map(JobShell.quote).joined(separator: " ") + (background ? " &" : ""))
+                let pid = try await pane.waitFor("photos started") { try? shell.photosPID() }
+                var drawn: [String] = []
+                while FileManager.default.fileExists(atPath: "/proc/\(pid)"), !JobShell.isZombie(pid) {
+                    let screen = try pane.capture()
+                    if screen.contains("Saving") || screen.contains("░") { drawn.append(screen) }
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                let files = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String]) ?? []
+                let saved = files.filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".png") }
+                #expect(saved.count == 120, "\(name): \(files.prefix(5))")
+                return drawn
+            }
+            let foreground = try await save(into: "foreground", background: false)
+            #expect(!foreground.isEmpty, "a save in the foreground draws its progress")
+            let background = try await save(into: "background", background: true)
+            #expect(background.isEmpty, "\(background.first ?? "")")
         }
     }
 

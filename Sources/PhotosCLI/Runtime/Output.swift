@@ -23,10 +23,16 @@ enum Diagnostics {
     /// Something worth knowing that is neither a warning nor an error, said as warnings are.
     static func remark(_ message: String) { write("photos: note: " + TerminalText.sanitize(message)) }
 
-    /// Raw output to stderr (progress bars); the caller has made it safe.
+    /// Raw output to stderr (progress bars); the caller has made it safe. Nothing is drawn while
+    /// photos runs in the background: the terminal's line is then the shell's, and a progress
+    /// line would land in what the user types. The next step after `fg` draws it again.
     static func raw(_ text: String) {
         midLine.withLock { midLine in
             guard !text.isEmpty else { return }
+            guard TTY.isForeground(STDERR_FILENO) else {
+                midLine = false
+                return
+            }
             Output.writeAll(text, to: STDERR_FILENO)
             midLine = leavesCursorMidLine(text)
         }
@@ -42,10 +48,12 @@ enum Diagnostics {
     }
 
     /// `line` and a newline, on a line of its own: a progress line it interrupts is erased (it
-    /// is drawn again below at its next step), not left on the screen with stale counts.
+    /// is drawn again below at its next step), not left on the screen with stale counts. In the
+    /// background the line is the shell's, and is not erased.
     private static func rawLine(_ line: String) {
         midLine.withLock { midLine in
-            Output.writeAll((midLine ? "\r\u{1B}[2K" : "") + line + "\n", to: STDERR_FILENO)
+            let erase = midLine && TTY.isForeground(STDERR_FILENO)
+            Output.writeAll((erase ? "\r\u{1B}[2K" : "") + line + "\n", to: STDERR_FILENO)
             midLine = false
         }
     }
