@@ -585,6 +585,11 @@ import Testing
                 })
                 try browse.pane.send("q")
                 #expect(try await browse.waitForExit() == 0)
+                if !offline {
+                    // Said again once the screen is back, as the status line's other warnings are.
+                    let said = try String(contentsOf: browse.stderr, encoding: .utf8)
+                    #expect(said.contains("photos: warning: flickr: 1 record could not be read and was skipped"), "\(said)")
+                }
             }
             #expect(paths.count == 2 && paths[0] == paths[1], "\(paths)")
         }

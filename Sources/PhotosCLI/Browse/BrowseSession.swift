@@ -206,6 +206,10 @@ final class BrowseSession: @unchecked Sendable {
         let lines = failedActions.withLock { $0 }.filter { said.insert($0).inserted }
         for line in lines.prefix(20) { Diagnostics.warning(line) }
         if lines.count > 20 { Diagnostics.warning("... and \(lines.count - 20) more that could not be opened or saved") }
+        // Records the last search left out, said again as `list` says them.
+        for (name, count) in skipped.withLock({ $0[model.generation, default: [:]] }).sorted(by: { $0.key < $1.key }) {
+            Diagnostics.warning(Self.skippedWarning(name, count))
+        }
         environment.tileCache.prune()
         writeTimings()
         if let error = failure.withLock({ $0 }) { throw error }
@@ -471,9 +475,7 @@ final class BrowseSession: @unchecked Sendable {
             return sum.addingSaturating(own)
         }
         // Records left out of the search so far, as `list` says them: "27 of 28" is explained.
-        let dataWarnings = skipped.withLock { $0[generation, default: [:]] }.sorted { $0.key < $1.key }.map { name, count in
-            count == 1 ? "\(name): 1 record could not be read and was skipped" : "\(name): \(count) records could not be read and were skipped"
-        }
+        let dataWarnings = skipped.withLock { $0[generation, default: [:]] }.sorted { $0.key < $1.key }.map(Self.skippedWarning)
         if lists.isEmpty {
             let reason = failures.isEmpty ? "no provider left to ask" : failures.joined(separator: "; ")
             // Each named as list names them when several were asked.
@@ -488,6 +490,11 @@ final class BrowseSession: @unchecked Sendable {
         queue.post(.model(.pageLoaded(BrowseModel.Page(
             generation: generation, number: page, photos: Listing.interleave(lists), hasMore: hasMore || !failures.isEmpty,
             total: total, source: source, warnings: failures + dataWarnings))))
+    }
+
+    /// `flickr: 1 record could not be read and was skipped`, as `list` says it.
+    private static func skippedWarning(_ name: String, _ count: Int) -> String {
+        count == 1 ? "\(name): 1 record could not be read and was skipped" : "\(name): \(count) records could not be read and were skipped"
     }
 
     private static func source(of listing: ProviderListing) -> BrowseModel.Source {
