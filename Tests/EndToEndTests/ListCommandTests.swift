@@ -625,6 +625,10 @@ import Testing
                 let outside = try await photos.run(["list", "--provider", "placeholder", "--filter", bad])
                 #expect(outside.status == 64 && outside.stderr.contains("album must be an album number from 1 to 100"), "\(bad): \(outside.stderr)")
             }
+            // Said in neither syntax, for it is given either way.
+            let flag = try await photos.run(["list", "--provider", "placeholder", "--album", "999"])
+            #expect(flag.status == 64 && flag.stderr.contains("album must be an album number from 1 to 100"), "\(flag.stderr)")
+            #expect(!flag.stderr.contains("album="), "\(flag.stderr)")
             let album = try await photos.run(["list", "--provider", "placeholder", "--album", "3", "--filter", "album=4"])
             #expect(album.status == 64 && album.stderr.contains("--album and --filter album= both name an album"), "\(album.stderr)")
         }

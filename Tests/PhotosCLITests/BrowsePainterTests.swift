@@ -1,6 +1,7 @@
 import Foundation
 import PhotosCore
 import PhotosImaging
+import PhotosTerminal
 import Testing
 
 @testable import PhotosCLI
@@ -56,6 +57,41 @@ struct BrowsePainterTests {
         #expect(frame.contains("\u{1B}[24;1H"), "the status line is the last line")
         #expect(text.contains("test “dogs” · 1/30 of 30"))
         #expect(painter.frame(Self.scene(Self.model()), pictures: Self.pictures).isEmpty, "nothing changed, nothing written")
+    }
+
+    /// A window too small for the grid says so whole, wrapped on the rows above the status line.
+    @Test(arguments: [(10, 4), (6, 5), (16, 2), (3, 8)])
+    func aWindowTooSmallSaysSoWhole(width: Int, height: Int) {
+        var painter = BrowsePainter(graphics: TerminalGraphics(mode: .symbols))
+        let geometry = BrowseGeometry(width: width, height: height)
+        #expect(geometry.isTooSmall)
+        let model = Self.model()
+        let frame = painter.frame(
+            BrowseScene(model: model, geometry: geometry, status: BrowseStatus.line(model, providers: ["test"], message: nil, width: width), detail: nil),
+            pictures: Self.pictures)
+        // The screen as the terminal shows it: text overwrites from the last cursor move.
+        var screen: [Int: [Character]] = [:]
+        var row = 1
+        var column = 1
+        for piece in frame.split(separator: "\u{1B}[", omittingEmptySubsequences: true) {
+            guard let end = piece.firstIndex(where: { $0.isLetter }) else { continue }
+            if piece[end] == "H" {
+                let numbers = piece[..<end].split(separator: ";").map { Int($0) ?? 1 }
+                row = numbers.first ?? 1
+                column = numbers.count > 1 ? numbers[1] : 1
+            }
+            for character in piece[piece.index(after: end)...] {
+                var line = screen[row, default: []]
+                while line.count < column - 1 { line.append(" ") }
+                if line.count >= column { line[column - 1] = character } else { line.append(character) }
+                screen[row] = line
+                column += 1
+            }
+        }
+        #expect(screen.keys.allSatisfy { (1...height).contains($0) }, "\(screen)")
+        #expect(screen.values.allSatisfy { $0.count <= width }, "\(screen)")
+        let said = (1..<height).map { String(screen[$0] ?? []) }.joined()
+        #expect(said.replacingOccurrences(of: " ", with: "") == "windowtoosmall", "\(said)")
     }
 
     @Test func movingTheSelectionRedrawsTwoFramesAndNoPicture() {

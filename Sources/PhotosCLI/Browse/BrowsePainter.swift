@@ -124,7 +124,15 @@ struct BrowsePainter {
         }
         switch screen {
         case .tooSmall:
-            if full { out += Self.move(row: 1, column: 1) + "\u{1B}[0m\u{1B}[2J" + TerminalText.truncate("window too small", width: geometry.width) }
+            if full {
+                // Wrapped rather than cut ("window to…" in 10 columns), on the rows above the
+                // status line.
+                out += "\u{1B}[0m\u{1B}[2J"
+                let lines = TerminalText.wrap("window too small", width: max(1, geometry.width), breakingWords: true)
+                for (row, line) in lines.prefix(max(1, geometry.height - 1)).enumerated() {
+                    out += Self.move(row: row + 1, column: 1) + line
+                }
+            }
         case .detail(let detail, _):
             if full { out += drawDetail(detail, geometry: geometry, pictures: pictures) }
         case .grid:
