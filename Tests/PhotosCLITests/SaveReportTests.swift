@@ -26,14 +26,6 @@ struct SaveReportTests {
         #expect(report(saved: 0, failures: [.authentication, .authentication]).exitCode == 77)
         #expect(!report(saved: 0, failures: [.authentication]).summaryLine(folder: folder).contains("retry"))
 
-        // Photos the provider does not have, or that are no image, among saved ones: 75 would
-        // say to run again, which cannot fix them.
-        #expect(report(saved: 2, failures: [.missing]).exitCode == 69)
-        #expect(report(saved: 2, failures: [.missing, .missing]).exitCode == 69)
-        #expect(report(saved: 2, failures: [.badData, .input]).exitCode == 65)
-        #expect(report(saved: 2, failures: [.missing, .unreachable]).exitCode == 75)
-        #expect(report(saved: 2, failures: [.unreachable]).exitCode == 75)
-
         let downloads = report(saved: 0, failures: [.badData]).summaryLine(folder: folder)
         #expect(downloads.hasSuffix("; 1 failed."), "\(downloads)")
     }
