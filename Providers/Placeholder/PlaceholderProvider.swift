@@ -70,7 +70,7 @@ public struct PlaceholderProvider: RegisteredProvider {
             let values = albums.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             guard !values.isEmpty, values.allSatisfy({ Int($0).map(Self.albums.contains) == true }) else {
                 throw PhotosError.usage(
-                    "album must be an album number from \(Self.albums.lowerBound) to \(Self.albums.upperBound), or several comma-separated (3, or 3,7); got '\(albums)'")
+                    "album must be an album number from \(Self.albums.lowerBound) to \(Self.albums.upperBound), or several comma-separated, e.g. 3 or 3,7; got '\(albums)'")
             }
             items += values.map { ("albumId", $0) }
         }
