@@ -267,6 +267,24 @@ import Glibc
         }
     }
 
+    /// A transfer cut short every time is a failure running the save again may mend: the
+    /// summary says to, and the exit status is 75.
+    @Test func aTransferCutShortIsOneToRetry() async throws {
+        try await withServer { server, photos in
+            let listing = [
+                (id: "911", title: "cut", owner: "o", url: "\(server.url)/images/large.jpg?wrong_length=100"),
+                (id: "912", title: "whole", owner: "o", url: "\(server.url)/images/sample.jpg"),
+            ]
+            let endpoint = Self.route(server, "cut", try Self.flickrListing(listing))
+            let folder = try TemporaryFolder("save")
+            let run = try await photos.run(
+                ["save", "--provider", "flickr", "--query", "cut", "--to", folder.url.path], environment: ["PHOTOS_FLICKR_API": endpoint])
+            #expect(run.status == 75, "\(run.stderr)")
+            #expect(run.stderr.contains("flickr:911: "), "\(run.stderr)")
+            #expect(run.stdout.contains("1 failed (run the same command again to retry)"), "\(run.stdout)")
+        }
+    }
+
     @Test func aBodyThatIsNotAnImageIsRefusedAndLeavesNoFile() async throws {
         try await withServer { server, photos in
             let listing = [
