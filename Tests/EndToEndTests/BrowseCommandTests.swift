@@ -402,8 +402,20 @@ import Testing
             try await pane.waitFor("stopped by Ctrl-Z") { JobShell.isStopped(pid) ? true : nil }
             try shell.run("bg")
             try await pane.waitFor("running in the background") { JobShell.isStopped(pid) ? nil : true }
-            try shell.run("echo typed-\"in-the-background\"")
-            try await pane.waitForScreen("the shell reading lines") { $0.contains("typed-in-the-background") }
+            // A line typed at the shell wakes browse's key reader, whose read from the background
+            // stops it. The shell may take the keys before the reader looks (it then sleeps on):
+            // a few lines, each given two seconds.
+            var stoppedByARead = false
+            for line in 1...5 where !stoppedByARead {
+                try shell.run("echo typed-\"in-the-background-\(line)\"")
+                try await pane.waitForScreen("the shell reading line \(line)") { $0.contains("typed-in-the-background-\(line)") }
+                #expect(FileManager.default.fileExists(atPath: "/proc/\(pid)"), "browse ended at a key typed at the shell")
+                let deadline = ContinuousClock.now + .seconds(2)
+                while !stoppedByARead, ContinuousClock.now < deadline {
+                    stoppedByARead = JobShell.isStopped(pid)
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+            }
             try await pane.waitFor("stopped by its read from the background") { JobShell.isStopped(pid) ? true : nil }
             #expect(try pane.display("#{alternate_on}") == "0")
 
