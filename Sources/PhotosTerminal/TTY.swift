@@ -6,12 +6,15 @@ import Glibc
 import Darwin
 #endif
 
-/// Whether a stream is an interactive terminal (a TTY, and TERM is not `dumb`).
+/// Whether a stream is an interactive terminal: a TTY whose type is known (TERM is set, and not
+/// `dumb`). Without a TERM (`env -i`, some service managers and CI runners) nothing says the
+/// terminal understands cursor moves or line erasing, so none are sent, as with `dumb`.
 public enum TTY {
     /// - Parameter environment: the variables to read TERM from; the process's when nil.
     public static func isTerminal(_ descriptor: Int32, environment: [String: String]? = nil) -> Bool {
         guard isatty(descriptor) == 1 else { return false }
         let term = environment.map { $0["TERM"] } ?? getenv("TERM").map { String(cString: $0) }
+        guard let term, !term.isEmpty else { return false }
         return term != "dumb"
     }
 }

@@ -722,14 +722,15 @@ import Testing
         }
     }
 
-    /// A terminal whose TERM is dumb is named as the reason, not taken for no terminal at all.
-    @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
-    func aDumbTerminalIsSaidToBeTheReason() async throws {
+    /// A terminal whose TERM is dumb, or empty (a type unknown), is named as the reason, not
+    /// taken for no terminal at all.
+    @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"), arguments: [("dumb", "TERM=dumb says this one cannot"), ("", "TERM is not set")])
+    func aDumbTerminalIsSaidToBeTheReason(term: String, reason: String) async throws {
         try await withServer { _, photos in
-            let browse = try Self.start(photos, ["--provider", "placeholder"], environment: ["TERM": "dumb"])
+            let browse = try Self.start(photos, ["--provider", "placeholder"], environment: ["TERM": term])
             defer { browse.pane.kill() }
             #expect(try await browse.waitForExit() == 64)
-            #expect(browse.errorOutput.contains("TERM=dumb says this one cannot"), "\(browse.errorOutput)")
+            #expect(browse.errorOutput.contains(reason), "\(browse.errorOutput)")
         }
     }
 

@@ -501,6 +501,27 @@ import Glibc
         }
     }
 
+    /// A terminal whose type is not known (TERM unset or empty, as under `env -i` or some
+    /// service managers) gets no progress bar: its cursor moves and line erasing may print as
+    /// garbage. A known TERM on the same terminal does get one (`script` gives it a terminal).
+    @Test(arguments: ["xterm-256color", nil, ""])
+    func aTerminalOfUnknownTypeGetsNoProgressBar(term: String?) async throws {
+        try await withServer(FixtureServerConfiguration(latencyMilliseconds: 100)) { _, photos in
+            let folder = try TemporaryFolder("save-term")
+            var environment = photos.environment
+            environment["TERM"] = term
+            let run = try runProgram(
+                "/bin/sh",
+                ["-c", "script -qec \"'$0' save --provider placeholder --limit 40 --to '$1'\" /dev/null", PhotosBinary.executable.path, folder.url.path],
+                environment: environment)
+            #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
+            #expect(Self.files(under: folder.url).count == 40)
+            #expect(run.stdout.contains("Saved 40"), "\(run.stdout)")
+            let drawn = run.stdout.contains("░") || run.stdout.contains("\u{1B}[")
+            #expect(drawn == (term == "xterm-256color"), "TERM=\(term ?? "(unset)"): \(run.stdout.debugDescription)")
+        }
+    }
+
     @Test func aCurrentFolderThatWasDeletedIsSaidAsSuch() async throws {
         try await withServer { _, photos in
             let folder = try TemporaryFolder("save-gone")

@@ -75,8 +75,10 @@ extension PhotosCommand {
                     "browse needs a terminal on stdin and stdout; to print a grid of thumbnails instead use: photos list --format grid")
             }
             guard TTY.isTerminal(STDOUT_FILENO) else {
+                let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+                let why = term.isEmpty ? "TERM is not set, so its type is unknown" : "TERM=\(term) says this one cannot"
                 throw ValidationError(
-                    "browse needs a terminal that can move its cursor, and TERM=dumb says this one cannot; "
+                    "browse needs a terminal that can move its cursor, and \(why); "
                         + "set TERM to your terminal's type (xterm-256color is the usual one), or use: photos list --format grid")
             }
         }
