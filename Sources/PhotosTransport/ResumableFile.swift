@@ -74,6 +74,8 @@ struct ResumableFile {
         } else {
             appending = false
         }
+        // Opened once per attempt: a second 2xx head would be a second response to one request.
+        guard descriptor < 0 else { throw .protocolError(host: host, detail: "a second response came for one request") }
         descriptor = open(target, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o666)
         guard descriptor >= 0 else { throw .fileSystem(path: target, detail: String(cString: strerror(errno))) }
         if appending {

@@ -115,6 +115,10 @@ final class Transfer: @unchecked Sendable {
         set(CURLOPT_PRIVATE, photos_curl_easy_setopt_pointer(easy, CURLOPT_PRIVATE, me))
         set(CURLOPT_ERRORBUFFER, photos_curl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(errorBuffer)))
         set(CURLOPT_NOSIGNAL, photos_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1))
+        // Behind a proxy (`https_proxy`), its "200 Connection established" is not the server's
+        // answer: given to the header callback, it was taken for a 200 from the server, and a
+        // resumed file was emptied for a whole body before the server's 206 arrived.
+        set(CURLOPT_SUPPRESS_CONNECT_HEADERS, photos_curl_easy_setopt_long(easy, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1))
         // https only, redirects included; plain http only to this machine (a fixture server).
         let protocols = CurlTransport.isPlainHTTP(request.url) && CurlTransport.isLoopback(host) ? "http,https" : "https"
         set(CURLOPT_PROTOCOLS_STR, photos_curl_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, protocols))

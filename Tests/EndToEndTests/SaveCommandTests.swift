@@ -173,6 +173,50 @@ import Glibc
         }
     }
 
+    /// Behind a proxy (`https_proxy`), a resumed save continues its `.part` files as it does
+    /// without one: the proxy's own answer to CONNECT ("200 Connection established") is not the
+    /// server's. It was taken for one: the file was emptied for a whole new body, then the 206
+    /// that followed was written at the old offset, after zeros, and the image refused.
+    @Test func anInterruptedSaveResumesBehindAProxy() async throws {
+        try await withServer { server, photos in
+            let stalled = (1...4).map { index in
+                (id: "\(800 + index)", title: "proxied \(index)", owner: "o", url: "\(server.url)/images/large.jpg?stall_after=30000&n=\(index)")
+            }
+            let endpoint = Self.route(server, "proxied", try Self.flickrListing(stalled))
+            let folder = try TemporaryFolder("save-proxy")
+            let proxy = try ConnectProxy()
+            defer { proxy.stop() }
+            let environment = ["PHOTOS_FLICKR_API": endpoint, "https_proxy": proxy.url, "no_proxy": ""]
+            let arguments = ["save", "--provider", "flickr", "--query", "proxied", "--to", folder.url.path, "--format", "json"]
+            func partBytes() -> [Int] {
+                Self.files(under: folder.url).filter { $0.hasSuffix(".part") }.map {
+                    (try? FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent($0).path)[.size] as? Int) ?? 0
+                }
+            }
+            let running = try photos.start(arguments, environment: environment)
+            let deadline = Date().addingTimeInterval(25)
+            while partBytes().filter({ $0 == 30_000 }).count < 4, Date() < deadline, running.process.isRunning {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            kill(running.process.processIdentifier, SIGINT)
+            let interrupted = try await running.finish()
+            #expect(interrupted.status == 130, "\(interrupted.stderr)")
+            #expect(partBytes() == Array(repeating: 30_000, count: 4), "every .part is kept for the resume")
+
+            server.resetStats()
+            let tunnelsBefore = proxy.tunnels
+            let resumed = try await photos.run(arguments, environment: environment)
+            #expect(resumed.status == 0, "\(resumed.stderr)")
+            #expect(try resumed.json()["saved"] as? Int == 4, "\(resumed.stdout)")
+            #expect(proxy.tunnels > tunnelsBefore, "the resume went through the proxy")
+            #expect(server.stats().ranges == 4, "the server saw a Range for every file")
+            let whole = try Data(contentsOf: Self.large)
+            let files = Self.files(under: folder.url)
+            #expect(files.count == 4 && files.allSatisfy { !$0.hasSuffix(".part") }, "\(files)")
+            for file in files { #expect(try Data(contentsOf: folder.url.appendingPathComponent(file)) == whole, "\(file)") }
+        }
+    }
+
     @Test func anInterruptedSaveResumesWithRanges() async throws {
         try await withServer { server, photos in
             // Every image stops after 30,000 of its 49,796 bytes and the save is interrupted there;
