@@ -68,5 +68,28 @@ import Testing
             let run = try await photos.run(arguments)
             #expect(run.status == 64 && run.stderr.contains("is invalid for '\(option) <n>': a whole number is wanted"), "\(arguments): \(run.stderr)")
         }
+        // A whole number too large for one is said to be that, not to be no whole number.
+        for (arguments, option) in [(["list", "--page", "99999999999999999999"], "--page"), (["save", "--limit", "18446744073709551616"], "--limit")] {
+            let run = try await photos.run(arguments)
+            #expect(run.status == 64 && run.stderr.contains("is invalid for '\(option) <n>': too large a number"), "\(arguments): \(run.stderr)")
+            #expect(!run.stderr.contains("a whole number is wanted"), "\(arguments): \(run.stderr)")
+        }
+    }
+
+    /// A value that starts with `-` is taken by the parser for an option, and the value said to
+    /// be missing: the message says how to give it (`--name=-...`), and that form works.
+    @Test func aValueThatStartsWithADashIsShownItsForm() async throws {
+        try await withServer { _, photos in
+            let folder = try TemporaryFolder("dash-value")
+            let run = try await photos.run(["save", "placeholder:13", "--name", "-{raw_id}.{ext}", "--to", folder.url.path])
+            #expect(run.status == 64, "\(run.stderr)")
+            #expect(run.stderr.contains("Missing value for '--name <template>'"), "\(run.stderr)")
+            #expect(run.stderr.contains("a value that starts with - is given as --name=-{raw_id}.{ext}"), "\(run.stderr)")
+            let given = try await photos.run(["save", "placeholder:13", "--name=-{raw_id}.{ext}", "--to", folder.url.path])
+            #expect(given.status == 0, "\(given.stderr)")
+            // A missing value with no dash after it is said as the parser says it.
+            let missing = try await photos.run(["list", "--query"])
+            #expect(missing.status == 64 && missing.stderr.contains("Missing value for '--query") && !missing.stderr.contains("given as"), "\(missing.stderr)")
+        }
     }
 }

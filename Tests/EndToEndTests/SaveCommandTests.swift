@@ -424,17 +424,24 @@ import Glibc
             #expect(other.status == 0 && Self.files(under: shared) == ["same-2.jpg", "same.jpg"], "\(Self.files(under: shared))")
             #expect(!other.stderr.contains("next free name"), "\(other.stderr)")
 
-            // A link where NAME.part belongs is not written through: the photo takes the next
-            // name, and what the link points at is untouched.
+            // A link where NAME.part or NAME belongs, or a folder at NAME, is not written through:
+            // the photo takes the next name, what the link points at is untouched, and the save
+            // says so, as of a file photos did not save.
             let outside = folder.appending("outside.txt")
             try Data("not yours".utf8).write(to: outside)
             let linked = folder.appending("linked")
-            try FileManager.default.createDirectory(at: linked.appendingPathComponent("placeholder"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: linked.appendingPathComponent("placeholder/placeholder_9.jpg"), withIntermediateDirectories: true)
             try FileManager.default.createSymbolicLink(at: linked.appendingPathComponent("placeholder/placeholder_7.jpg.part"), withDestinationURL: outside)
-            let link = try await photos.run(["save", "placeholder:7", "--to", linked.path])
+            try FileManager.default.createSymbolicLink(at: linked.appendingPathComponent("placeholder/placeholder_8.jpg"), withDestinationURL: outside)
+            let link = try await photos.run(["save", "placeholder:7", "placeholder:8", "placeholder:9", "--to", linked.path])
             #expect(link.status == 0, "\(link.stderr)")
-            #expect(FileManager.default.fileExists(atPath: linked.appendingPathComponent("placeholder/placeholder_7-2.jpg").path), "\(Self.files(under: linked))")
+            for number in 7...9 {
+                #expect(FileManager.default.fileExists(atPath: linked.appendingPathComponent("placeholder/placeholder_\(number)-2.jpg").path),
+                    "\(Self.files(under: linked))")
+            }
             #expect(try Data(contentsOf: outside) == Data("not yours".utf8))
+            #expect(link.stderr.contains("photos: note: 3 photos were saved under the next free name because a file photos did not save held the name"),
+                "\(link.stderr)")
         }
     }
 
@@ -563,6 +570,22 @@ import Glibc
             #expect(run.stdout.contains("Saved 40"), "\(run.stdout)")
             let drawn = run.stdout.contains("░") || run.stdout.contains("\u{1B}[")
             #expect(drawn == (term == "xterm-256color"), "TERM=\(term ?? "(unset)"): \(run.stdout.debugDescription)")
+        }
+    }
+
+    /// A `--name` whose folder is a file an earlier save made is said as that, with the file's
+    /// path, not in the system's words ("File exists"); the other photos are saved.
+    @Test func aFileWhereTheNamePutsAFolderIsSaidAsSuch() async throws {
+        try await withServer { _, photos in
+            let folder = try TemporaryFolder("save-file-folder")
+            let first = try await photos.run(["save", "placeholder:1", "--name", "{raw_id}", "--to", folder.url.path])
+            #expect(first.status == 0, "\(first.stderr)")
+            let run = try await photos.run(["save", "placeholder:1", "placeholder:2", "--name", "{raw_id}/photo.{ext}", "--to", folder.url.path])
+            #expect(run.status == 74, "\(run.stderr)")
+            #expect(run.stderr.contains("placeholder:1: cannot write \(folder.url.path)/1: \(folder.url.path)/1 is a file, where the name puts a folder"),
+                "\(run.stderr)")
+            #expect(!run.stderr.contains("File exists"), "\(run.stderr)")
+            #expect(Self.files(under: folder.url) == ["1", "2/photo.jpg"])
         }
     }
 

@@ -38,10 +38,7 @@ extension PhotosCommand {
             let exitCode = exitCode(for: error)
             // The parser's usage errors in photos' own words, as every other error is said.
             if message.hasPrefix("Error: ") { message = "photos: error: " + message.dropFirst("Error: ".count) }
-            // Every `<n>` option takes a whole number: say which kind of value was wanted.
-            if let end = message.range(of: " <n>'"), message.contains("is invalid for '--") {
-                message.insert(contentsOf: ": a whole number is wanted", at: end.upperBound)
-            }
+            message = Self.explainingValue(message, arguments: arguments ?? Array(CommandLine.arguments.dropFirst()))
             // The parser quotes arguments as typed: an escape sequence in one is written out.
             if exitCode != .success { message = TerminalText.escapingControls(message) }
             if !message.isEmpty {
@@ -61,5 +58,31 @@ extension PhotosCommand {
             code = 74
         }
         _exit(code)
+    }
+
+    /// The parser's message about an option's value, with what it leaves unsaid: that an `<n>`
+    /// option takes a whole number (or that the one given is too large for one), and how to give
+    /// a value that starts with `-`, which the parser takes for an option of its own and then
+    /// says the value is missing.
+    static func explainingValue(_ message: String, arguments: [String]) -> String {
+        var message = message
+        if let end = message.range(of: " <n>'"), message.contains("is invalid for '--") {
+            let given = message.range(of: "The value '").flatMap { start in
+                message[start.upperBound...].range(of: "' is invalid").map { message[start.upperBound..<$0.lowerBound] }
+            }
+            let tooLarge = given.map { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } } ?? false
+            message.insert(contentsOf: tooLarge ? ": too large a number" : ": a whole number is wanted", at: end.upperBound)
+        }
+        if let start = message.range(of: "Missing value for '--") {
+            let option = "--" + message[start.upperBound...].prefix { $0 != " " && $0 != "'" }
+            if let index = arguments.firstIndex(of: option), index + 1 < arguments.count, arguments[index + 1].hasPrefix("-"),
+                arguments[index + 1].count > 1
+            {
+                let value = arguments[index + 1]
+                let line = message.firstIndex(of: "\n") ?? message.endIndex
+                message.insert(contentsOf: " (a value that starts with - is given as \(option)=\(value))", at: line)
+            }
+        }
+        return message
     }
 }

@@ -205,6 +205,14 @@ final class SavedFiles: Sendable {
             missing.append(String(level))
             level = level.lastIndex(of: "/").map { level[..<$0] } ?? ""
         }
+        // The nearest level there is must be a folder (or a link to one): a file there (a
+        // `--name` whose folder is the name an earlier save gave a file) is said as that, not
+        // as the system's "File exists".
+        if !level.isEmpty {
+            var target = stat()
+            let path = filePath(String(level))
+            if stat(path, &target) == 0, (target.st_mode & S_IFMT) != S_IFDIR { throw NotAFolder(path: path) }
+        }
         do {
             try FileManager.default.createDirectory(at: url(relative), withIntermediateDirectories: true)
         } catch {
@@ -216,6 +224,12 @@ final class SavedFiles: Sendable {
             folders.ready.insert(relative)
             folders.made.append(contentsOf: missing)
         }
+    }
+
+    /// A file where a photo's name puts a folder.
+    struct NotAFolder: Error, CustomStringConvertible {
+        let path: String
+        var description: String { "\(path) is a file, where the name puts a folder" }
     }
 
     /// Removes the folders this save made that are still empty (every photo in them failed).
@@ -351,15 +365,18 @@ final class SavedFiles: Sendable {
         }
     }
 
-    /// Whether `path` below `--to` is a regular file photos did not mark (not one it saved for
-    /// another photo, nor a folder or a link), and whether that file starts like an image:
-    /// perhaps a copy of one it saved.
+    /// Whether what holds `path` below `--to` is something photos did not save: a file it did not
+    /// mark (not one it saved for another photo), a folder or a link there, or a link or folder
+    /// where its `.part` goes; and whether such a file starts like an image: perhaps a copy of
+    /// one it saved.
     func unmarkedFile(_ path: String) -> (isUnmarked: Bool, isImage: Bool) {
         let file = filePath(path)
         var info = stat()
-        guard lstat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-            ExtendedAttribute.get(Self.ownerAttribute, path: file) == nil
-        else { return (false, false) }
+        guard lstat(file, &info) == 0 else {
+            return (lstat(file + Self.partSuffix, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG, false)
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return (true, false) }
+        guard ExtendedAttribute.get(Self.ownerAttribute, path: file) == nil else { return (false, false) }
         return (true, Self.startsLikeAnImage(file))
     }
 

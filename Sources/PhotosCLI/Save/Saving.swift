@@ -197,8 +197,8 @@ struct Saving {
                         var wanted: String?
                         item.path = assigner.assign(components) { path in
                             state = files.existing(path, id: id, url: url)
-                            // Said only of a file photos did not save (not of another photo's file
-                            // that has the same name, nor of a link or folder).
+                            // Said of what photos did not save (a file, a link, a folder), not of
+                            // another photo's file that has the same name.
                             if state == .taken, wanted == nil {
                                 let unmarked = files.unmarkedFile(path)
                                 if unmarked.isUnmarked { wanted = path }
