@@ -32,6 +32,8 @@ import Testing
         try await withServer { _, photos in
             let listed = try await photos.run(["list", "--provider", "placeholder", "--per-page", "3", "--no-thumbnails"])
             try #require(listed.status == 0, "\(listed.stderr)")
+            let nasa = try await photos.run(["list", "--provider", "nasa", "--per-page", "5", "--no-thumbnails"])
+            try #require(nasa.status == 0, "\(nasa.stderr)")
             let script = photos.home.appendingPathComponent("photos.bash")
             let generated = try await photos.run(["--generate-completion-script", "bash"])
             try generated.stdoutBytes.write(to: script)
@@ -101,8 +103,14 @@ import Testing
             screen = try await complete("photos show placeholder:2", tabs: 1)
             #expect(screen.last == "$ photos show placeholder:2 #end", "a single id completes in full: \(screen)")
 
-            // The first Tab inserts what every cached id starts with, unescaped; the second lists them.
-            screen = try await complete("photos show ", tabs: 2)
+            // An id with spaces (NASA's ids may have them) is inserted quoted for the shell, so
+            // that the command line runs as one argument.
+            screen = try await complete("photos show nasa:Ap", tabs: 1)
+            #expect(screen.last == "$ photos show nasa:Apollo\\ 11\\ Mission\\ Crew #end", "\(screen)")
+
+            // The first Tab inserts what every cached id of a provider starts with, unescaped;
+            // the second lists them.
+            screen = try await complete("photos show pl", tabs: 2)
             #expect(screen.last == "$ photos show placeholder:#end", "\(screen)")
             #expect(screen.dropLast().last?.split(separator: " ").map(String.init) == ["1", "2", "3"], "\(screen)")
         }

@@ -102,6 +102,39 @@ import Testing
         }
     }
 
+    /// A relative folder in the config file (`[cache] dir = "cache"`) is the config file's
+    /// folder's, wherever photos is run: not one cache (or save folder) per folder the user is in.
+    @Test func relativePathsInTheFileAreTheFilesFolders() async throws {
+        try await withServer { _, photos in
+            let folder = try TemporaryFolder("config-relative")
+            let config = folder.appending("conf/photos.toml")
+            try FileManager.default.createDirectory(at: config.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try "[cache]\ndir = \"shared-cache\"\n[save]\ndir = \"Pictures/photos\"\n".write(to: config, atomically: true, encoding: .utf8)
+            let expected = folder.appending("conf/shared-cache").path
+            var environment = photos.environment
+            environment["PHOTOS_CONFIG"] = config.path
+            environment["PHOTOS_CACHE_DIR"] = nil
+            for place in ["one", "two"] {
+                let cwd = folder.appending(place)
+                try FileManager.default.createDirectory(at: cwd, withIntermediateDirectories: true)
+                /// Runs photos with `arguments` from `cwd`.
+                func run(_ arguments: [String]) throws -> ProgramRun {
+                    try runProgram("/bin/sh", ["-c", "cd \"$1\" && shift && exec \"$@\"", "sh", cwd.path, PhotosBinary.executable.path] + arguments,
+                        environment: environment)
+                }
+                let path = try run(["cache", "path"])
+                #expect(path.status == 0 && path.stdout == expected + "\n", "from \(place): \(path.stdout) \(path.stderr)")
+                let shown = try run(["config", "show"])
+                #expect(shown.stdout.contains(expected), "config show says the folder used: \(shown.stdout)")
+                let saved = try run(["save", "placeholder:\(place == "one" ? 1 : 2)"])
+                #expect(saved.status == 0, "\(saved.stderr)")
+            }
+            #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder.appending("conf/Pictures/photos/placeholder").path))
+                == ["placeholder_1.jpg", "placeholder_2.jpg"])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appending("one").path).isEmpty)
+        }
+    }
+
     @Test func initWritesATemplateOnceAndItReadsBack() async throws {
         let photos = try PhotosBinary(server: nil)
         defer { photos.remove() }

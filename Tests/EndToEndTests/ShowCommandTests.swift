@@ -273,6 +273,10 @@ import Testing
                 .trimmingCharacters(in: CharacterSet(charactersIn: ")\n.;")))
             #expect(FileManager.default.fileExists(atPath: path), "the named file exists: \(path)")
 
+            // A viewer that fails opened nothing: an error with 69 too, naming the image.
+            let failing = try await photos.run(["show", "flickr:53624890009", "--open"], environment: ["PHOTOS_OPENER": "/bin/false"])
+            #expect(failing.status == 69 && failing.stderr.contains("photos: error: opener is unavailable: false exited with status 1; the image is at /"), "\(failing.stderr)")
+
             // A folder is no viewer, though it exists and may be searched.
             let folder = try await photos.run(["show", "flickr:53624890009", "--open"], environment: ["PHOTOS_OPENER": NSTemporaryDirectory()])
             #expect(folder.status == 69 && folder.stderr.contains("no program '\(NSTemporaryDirectory())' to open the image with"), "\(folder.stderr)")

@@ -101,9 +101,17 @@ enum Completions {
                 local colon_prefix="${current%"${current##*:}"}"
                 COMPREPLY=("${COMPREPLY[@]#"${colon_prefix}"}")
             fi
-            # Ids are not file names: inserted as they are, not as provider\:id.
+            # Ids are not file names: inserted as they are, not as provider\:id, but quoted for
+            # the shell otherwise (NASA's ids may hold spaces).
             if [[ "${current}" == *:* || "${COMPREPLY[*]}" == *:* ]]; then
                 compopt +o filenames 2>/dev/null
+                local -a quoted=()
+                local reply
+                for reply in "${COMPREPLY[@]}"; do
+                    printf -v reply '%q' "${reply}"
+                    quoted+=("${reply}")
+                done
+                COMPREPLY=("${quoted[@]}")
             fi
         }
 

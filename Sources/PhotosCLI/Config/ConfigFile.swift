@@ -101,7 +101,24 @@ struct ConfigFile: Equatable {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ParseError(path: path, line: 0, reason: "is not UTF-8 text")
         }
-        return try parse(text, path: path, schema: schema(), lenient: lenient)
+        var config = try parse(text, path: path, schema: schema(), lenient: lenient)
+        config.resolvePaths(from: path)
+        return config
+    }
+
+    /// Settings that name a file or folder: a relative one in the file is relative to the file's
+    /// folder, as a path written in a config file is in git's and most tools', not to wherever
+    /// photos is run (each folder would have had a cache of its own).
+    static let pathKeys: Set<String> = ["cache.dir", "save.dir", "tls.ca_bundle"]
+
+    /// Makes the relative values of ``pathKeys`` start at the folder of the file at `path`
+    /// (`~` is the home folder's, and stays as written).
+    mutating func resolvePaths(from path: String) {
+        let folder = (path as NSString).deletingLastPathComponent
+        for key in Self.pathKeys {
+            guard let value = values[key], !value.isEmpty, !value.hasPrefix("/"), !value.hasPrefix("~") else { continue }
+            values[key] = (folder.isEmpty ? "." : folder) + "/" + value
+        }
     }
 
     /// - Parameter lenient: a key the schema does not know or a value of the wrong type is

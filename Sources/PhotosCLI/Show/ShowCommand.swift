@@ -25,8 +25,9 @@ extension PhotosCommand {
                 cannot be reached) photos shows what a cached listing knows about the photo.
 
                 Exit codes: 0 shown (and opened), 64 wrong usage (an id that is no id, an \
-                unknown provider), 65 what came was no image, 69 no such photo, or the provider \
-                unreachable (or --offline) with nothing cached about it, 74 the output could not \
+                unknown provider), 65 what came was no image, 69 no such photo, the provider \
+                unreachable (or --offline) with nothing cached about it, or no viewer that could \
+                open the image (none found, or it failed), 74 the output could not \
                 be written, 77 the API key was refused or is missing, 130 interrupted, 143 \
                 terminated.
 

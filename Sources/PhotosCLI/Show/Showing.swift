@@ -238,8 +238,11 @@ struct Showing {
     func launchOpener(_ file: URL) async throws {
         let viewer = try opener(for: file)
         let pid = try viewer.start(output: .standardError, file: file)
+        // A viewer that failed (xdg-open that found no program for images, a viewer that could
+        // not read the file) showed nothing: said as an error, with 69 as for no viewer at all,
+        // so that `photos show ID --open || ...` sees it.
         if let status = try await Viewer.waitAsync(pid), status != 0 {
-            Diagnostics.warning("\(viewer.name) exited with status \(status); the image is at \(file.path)")
+            throw PhotosError.unavailable(provider: "opener", detail: "\(viewer.name) exited with status \(status); the image is at \(file.path)")
         }
     }
 
