@@ -75,7 +75,7 @@ import Testing
     @Test(arguments: [
         ("[flickr]\napi_key = \"abc\"\napikey = \"typo\"\n", 3, "apikey"),
         ("[cache]\n\nmax_size_mb = \"500\"\n", 3, "max_size_mb"),
-        ("[defaults]\nprovider = \"flickr\"\n[nope]\nkey = 1\n", 4, "nope"),
+        ("[defaults]\nprovider = \"flickr\"\n[nope]\nkey = 1\n", 3, "nope"),
         ("[cache]\nmax_size_mb = 500\nrecent_searches = [1,\n", 3, ""),
         ("[flickr]\napi_key = bare words\n", 2, ""),
     ])

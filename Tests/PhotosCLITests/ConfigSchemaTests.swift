@@ -49,6 +49,8 @@ import PhotosProviders
         ("[defaults]\nprovider = [\"nasa\", 1]\n", 2, "got an array holding an integer (write provider = \""),
         ("[cache]\ndir = [\"/a\"]\n", 2, "[cache] dir must be a string, got an array of strings"),
         ("[[cache]]\ndir = \"/a\"\n", 1, "[[cache]] makes an array of tables; settings take one table: write [cache], once"),
+        // A table photos does not know is said at its header, not at its first key.
+        ("# c\n\n[bogus]\n\nx = 1\n", 3, "unknown table [bogus]"),
     ])
     func reportsUnknownKeysAndWrongTypesWithTheirLine(text: String, line: Int, reason: String) {
         do {

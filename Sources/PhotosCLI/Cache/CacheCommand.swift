@@ -73,7 +73,7 @@ extension PhotosCommand {
                 if stats.deletingFiles > 0 {
                     rows.append((
                         "Being deleted",
-                        "\(counted(stats.deletingFiles, "file")), \(ByteText.format(stats.deletingBytes)) an interrupted clear left: photos cache prune deletes them"))
+                        "\(counted(stats.deletingFiles, "file")), \(ByteText.format(stats.deletingBytes)) set aside by a clear or an index rebuild and not deleted yet: photos cache prune deletes them"))
                 }
                 rows += [
                     ("Oldest entry", stats.oldestEntry.map { "\($0.formatted(.iso8601)) (\(AgeText.format(now.timeIntervalSince($0))) ago)" } ?? "-"),

@@ -188,7 +188,9 @@ struct ConfigFile: Equatable {
                 if path.count == 1, schema.sections.contains(path[0]), let array = value.array, array.contains(where: { $0.table != nil }) {
                     return try refuse(error(at: path, "[[\(path[0])]] makes an array of tables; settings take one table: write [\(path[0])], once"))
                 }
-                return try refuse(error(at: path, unknownKey(path, schema)))
+                // A table the schema does not know is said at its header, not at its first key.
+                let at = path.count > 1 && schema.keys(in: path[0]).isEmpty ? [path[0]] : path
+                return try refuse(error(at: at, unknownKey(path, schema)))
             }
             let text: String
             switch setting.kind {
