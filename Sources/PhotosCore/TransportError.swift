@@ -59,7 +59,7 @@ extension TransportError: CustomStringConvertible, LocalizedError {
         case .timedOut(let host, let phase):
             switch phase {
             case .connect: return "connecting to \(host) timed out"
-            case .stalled: return "transfer from \(host) stalled (too slow for too long)"
+            case .stalled: return "transfer from \(host) stalled (nothing arrived for too long)"
             case .total: return "transfer from \(host) took longer than its time limit"
             }
         case .truncated(let host, let expected, let received):

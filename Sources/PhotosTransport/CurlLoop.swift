@@ -506,8 +506,39 @@ final class CurlLoop: @unchecked Sendable {
             record(transfer.isPreconnect ? nil : result, connections: transfer.connectionsOpened)
             transfer.completion.complete(result)
             finished = true
+            // A host whose connection could not be set up within the connect timeout (it accepts
+            // and never answers, or drops what is sent to it), while it has none that works: the
+            // host is failed fast now, with the transfers libcurl holds that wait for a
+            // connection to it. Left to libcurl, each of those would open one in turn and wait
+            // out the timeout again (a silent image host took 10 s per thumbnail, one after
+            // another).
+            if !transfer.isPreconnect, case .failure(let error as TransportError) = result, case .timedOut(_, .connect) = error,
+                (hosts[transfer.host]?.admission.connections ?? 0) == 0
+            {
+                failConnecting(transfer.host, reason: CurlTransport.downReason(error))
+            }
         }
         return finished
+    }
+
+    /// Marks `host` down for `reason` and fails its transfers in libcurl whose request has not
+    /// gone out (they wait for a connection) with ``TransportError/hostDown(host:reason:)``; its
+    /// queued transfers fail as they are reached.
+    private func failConnecting(_ host: String, reason: String) {
+        let until = ContinuousClock.now + configuration.hostDownInterval
+        downHosts.withLock { $0[host] = (until, reason) }
+        // Connections asked for ahead are left to end on their own: no transfer waits for
+        // them, and the host's accounting of them is theirs.
+        let waiting = active.filter { $0.value.host == host && !$0.value.isPreconnect && !$0.value.requestSent }
+        for (easy, transfer) in waiting {
+            active.removeValue(forKey: easy)
+            left(transfer)
+            photos_curl_multi_remove_handle(multi, easy)
+            transfer.releaseHandle()
+            transfer.discardOutput()
+            record(.failure(TransportError.hostDown(host: host, reason: reason)), connections: 0)
+            transfer.completion.complete(.failure(TransportError.hostDown(host: host, reason: reason)))
+        }
     }
 
     /// Failures of a connection that never came up: it could not be made, or its TCP or TLS

@@ -40,8 +40,13 @@ public struct TransportConfiguration: Sendable {
     /// for 1.6 MB more at its peak.
     public var resumableReceiveBufferSize: Int = 8 * 1024
     public var connectTimeout: Duration = .seconds(10)
-    /// A transfer slower than this many bytes per second for `lowSpeedTime` is a stall.
-    public var lowSpeedLimit: Int = 1024
+    /// A transfer slower than this many bytes per second for `lowSpeedTime` is a stall: one
+    /// byte, so that a stall is a transfer receiving nothing (what PHOTOS_STALL_SECONDS says),
+    /// not one that is slow. Many HTTP/2 streams sharing a slow link each get a few hundred
+    /// bytes a second; at 1,024 a save through a 40 KB/s link failed a third of its photos.
+    /// libcurl measures the speed over its last few seconds, so a body that stops outright is
+    /// a stall some seconds after `lowSpeedTime`.
+    public var lowSpeedLimit: Int = 1
     public var lowSpeedTime: Duration = .seconds(30)
     /// Extra CA certificates (PEM), trusted beside the system's when those come from a hashed
     /// folder (Debian's /etc/ssl/certs); where the system has only a bundle, in its place, as

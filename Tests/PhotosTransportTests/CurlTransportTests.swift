@@ -268,6 +268,8 @@ import Testing
             await #expect(throws: TransportError.self) {
                 try await transport.data(for: HTTPRequest(url: "\(server.url)/thumbs/1.jpg", totalTimeout: .seconds(3)))
             }
+            // Counted as the in-process server accepts it, which a busy test process may do late.
+            try await waitUntil { server.stats().connections == 2 }
             #expect(server.stats().connections == 2, "the request opened a connection of its own")
         }
     }
@@ -301,6 +303,39 @@ import Testing
             #expect(server.stats().requests == 30, "all thirty over the one connection that works")
             #expect(server.stats().connections >= 2, "a second connection was tried")
             #expect(transport.statistics.failedTransfers == 0)
+        }
+    }
+
+    /// A host that accepts connections and never answers (every TLS handshake outlasts the
+    /// connect timeout) costs a batch one timeout, not one per transfer: the transfers waiting
+    /// in libcurl for its first connection fail with it, and the host is failed fast.
+    @Test func aHostThatNeverAnswersCostsOneConnectTimeoutNotOneATransfer() async throws {
+        var configuration = FixtureServerConfiguration()
+        configuration.silentAfterConnections = 0
+        try await withFixtureServer(configuration) { server in
+            let transport = try Self.transport(for: server, retry: .none) { $0.connectTimeout = .seconds(1) }
+            let folder = try TemporaryFolder()
+            let items = (0..<6).map { index in
+                (request: HTTPRequest(url: "\(server.url)/thumbs/\(index).jpg"), path: folder.url.appendingPathComponent("\(index).jpg").path)
+            }
+            let outcomes = BatchOutcomes()
+            // When the last item ended, as the loop thread saw it: the calling task may resume
+            // much later on a machine busy with the rest of the suite.
+            let lastEnd = Mutex<ContinuousClock.Instant?>(nil)
+            let started = ContinuousClock.now
+            await transport.downloadAll(items) { index, result in
+                outcomes.record(index, result)
+                lastEnd.withLock { $0 = .now }
+            }
+            let took = try #require(lastEnd.withLock { $0 }) - started
+            let ends = outcomes.all
+            #expect(ends.count == 6 && ends.values.allSatisfy { $0.count == 1 })
+            for index in 0..<6 {
+                #expect(throws: TransportError.self, "\(index)") { try ends[index]?.first?.get() }
+            }
+            #expect(server.stats().connections <= 2, "not one connection per transfer: \(server.stats().connections)")
+            #expect(took < .seconds(3), "one connect timeout (1 s), not six in turn: \(took)")
+            #expect(try folder.contents().isEmpty)
         }
     }
 
@@ -680,6 +715,18 @@ import Testing
             #expect(error == .timedOut(host: Self.host(server), phase: .stalled))
             #expect(error?.description.contains("stalled") == true)
             #expect(try folder.contents().isEmpty)
+        }
+    }
+
+    /// A body that keeps coming, however slowly, is no stall: the stall time is time with
+    /// nothing received (PHOTOS_STALL_SECONDS, as the README says). A slow link shared by many
+    /// streams gives each a few hundred bytes a second; they were failed as stalled.
+    @Test func aSlowBodyThatKeepsComingIsNoStall() async throws {
+        try await withFixtureServer { server in
+            let transport = try Self.transport(for: server, retry: .none) { $0.lowSpeedTime = .seconds(1) }
+            // About 230 bytes at 100 bytes a second: two seconds and more, each of them slow.
+            let response = try await transport.data(for: HTTPRequest(url: "\(server.url)/photos/1?slow_bps=100"))
+            #expect(response.status == 200 && response.body.count > 200, "\(response.status) \(response.body.count)")
         }
     }
 

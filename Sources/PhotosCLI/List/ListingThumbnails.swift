@@ -115,7 +115,7 @@ extension Listing {
             drawn.insert(url)
             hosts.insert(host)
             if let failure = batch.failuresByHost[host] {
-                batch.failuresByHost[host] = failure.count > 1 ? (failure.error, failure.count - 1, min(failure.otherReasons, failure.count - 1)) : nil
+                batch.failuresByHost[host] = failure.count > 1 ? (failure.error, failure.count - 1, min(failure.otherReasons, failure.count - 2)) : nil
             } else if offline {
                 batch.notCached -= 1
             }
@@ -123,7 +123,7 @@ extension Listing {
         if !drawn.isEmpty, !offline {
             let names = hosts.sorted().joined(separator: ", ")
             Diagnostics.remark(
-                "\(names) cannot be reached; drew \(drawn.count) thumbnails from what their URLs describe (thumbnail_synthesized in JSON)")
+                "\(names) did not serve them; drew \(drawn.count) thumbnails from what their URLs describe (thumbnail_synthesized in JSON)")
         }
         return drawn
     }
