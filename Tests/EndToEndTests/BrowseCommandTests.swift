@@ -706,6 +706,34 @@ import Testing
         }
     }
 
+    /// Once the listing is in, the waiting line is gone while its thumbnails come (their
+    /// progress is drawn there): it stayed, drawn again every second, until they had come.
+    @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
+    func theWaitingLineEndsWithTheListingNotWithItsThumbnails() async throws {
+        // 1.5 s per answer: the line shows at 0.7 s, the listing comes at 1.5 s and its
+        // thumbnails are asked for at once, to come at 3 s.
+        try await withServer(FixtureServerConfiguration(latencyMilliseconds: 1500)) { server, photos in
+            let list = try Self.start(photos, ["--provider", "placeholder", "--per-page", "3"], width: 120, command: "list", stderrOnScreen: true)
+            defer { list.pane.kill() }
+            var before: [String] = [], after: [String] = []
+            var thumbnailsAskedAt: ContinuousClock.Instant?
+            let deadline = ContinuousClock.now + .seconds(30)
+            while ContinuousClock.now < deadline {
+                let asked = server.stats().requests > 1
+                let screen = try list.pane.capture()
+                if screen.contains("placeholder:3") { break }
+                if asked, thumbnailsAskedAt == nil { thumbnailsAskedAt = .now }
+                // A moment for the line to be cleared once the listing is in.
+                if let at = thumbnailsAskedAt, ContinuousClock.now - at > .milliseconds(200) { after.append(screen) } else if !asked { before.append(screen) }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(before.contains { $0.contains("Waiting for placeholder…") }, "the line was drawn while the listing came")
+            #expect(!after.isEmpty, "screens while the thumbnails came")
+            #expect(!after.contains { $0.contains("Waiting for") }, "\(after.first { $0.contains("Waiting for") } ?? "")")
+            #expect(try await list.waitForExit() == 0)
+        }
+    }
+
     /// The waiting line in a terminal narrower than it: cut to fit, and gone once the listing
     /// is in (a wrapped line's first row stayed on the screen).
     @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))

@@ -21,6 +21,9 @@ struct Listing {
         let fields: CachedPhotoFields = request.format == .table && !thumbnailsWanted ? .tableColumns : .withoutSizes
         let walker = PageWalker(cache: context.cache, registry: environment.registry, fields: fields)
         let progress = thumbnailProgress()
+        // Offline the cache answers at once; a terminal is told what a slow listing waits for.
+        let waiting = ListingWait(names: names, enabled: !offline && environment.stderrIsTerminal)
+        defer { waiting.stop() }
         @Sendable func outcome(_ index: Int, _ name: String) async -> ProviderOutcome {
             guard let provider = environment.registry.make(name, context: providers) else {
                 return ProviderOutcome(index: index, name: name, result: .failure(PhotosError.usage("unknown provider \(name)")))
@@ -43,17 +46,16 @@ struct Listing {
             }
             do {
                 let listing = try await walker.walk(request, from: provider)
+                waiting.arrived(name)
                 let thumbnails = thumbnailsWanted
                     ? await downloadThumbnails(listing.photos, offline: offline, progress: progress, prefetch: prefetch) : nil
                 return ProviderOutcome(index: index, name: name, result: .success(listing), thumbnails: thumbnails)
             } catch {
+                waiting.arrived(name)
                 prefetch?.cancel()
                 return ProviderOutcome(index: index, name: name, result: .failure(environment.namingEndpoint(error, provider: name)))
             }
         }
-        // Offline the cache answers at once; a terminal is told what a slow listing waits for.
-        let waiting = ListingWait(names: names, enabled: !offline && environment.stderrIsTerminal)
-        defer { waiting.stop() }
         let outcomes: [ProviderOutcome]
         if names.count == 1 {
             outcomes = [await outcome(0, names[0])]  // one provider: no task of its own to wait for
