@@ -305,6 +305,16 @@ import Testing
             }
             #expect(both.status == 0, "\(both.stderr)")
             #expect(providers == ["flickr", "placeholder", "flickr", "placeholder", "flickr", "placeholder"])
+
+            // The only provider that answered had nothing, and the one that might have failed:
+            // not "no photos match" with 0, but 69, as when all fail; the JSON still says it all.
+            let empty = try await photos.run(
+                ["list", "--provider", "flickr,placeholder", "--query", "nothing-has-this-title", "--format", "json", "--no-thumbnails"],
+                environment: ["PHOTOS_FLICKR_API": "https://127.0.0.1:9/services/rest/"])
+            #expect(empty.status == 69, "\(empty.stderr)")
+            #expect(empty.stderr.contains("photos: error: no photos: flickr failed, and placeholder had none"), "\(empty.stderr)")
+            let document = try empty.json()
+            #expect((document["photos"] as? [Any])?.isEmpty == true && (document["failed"] as? [Any])?.count == 1, "\(empty.stdout)")
         }
     }
 

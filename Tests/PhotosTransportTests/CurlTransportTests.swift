@@ -224,10 +224,11 @@ import Testing
     }
 
     @Test func connectionsOpenedAheadCarryTheListingAndTheTransfersThatFollowIt() async throws {
-        // Each answer held 400 ms: all 250 thumbnails are asked for before the first comes back,
-        // also on a machine busy enough to take longer than 50 ms to start them (with answers
-        // back sooner, two connections could carry them, rightly).
-        try await withFixtureServer(FixtureServerConfiguration(latencyMilliseconds: 400)) { server in
+        // Each answer held 1 s: all 250 thumbnails are asked for before the first comes back,
+        // also on a machine busy enough (the whole suite running) to take hundreds of
+        // milliseconds to start them (with answers back sooner, two connections could carry
+        // them, rightly; at 400 ms a busy run saw a fourth opened).
+        try await withFixtureServer(FixtureServerConfiguration(latencyMilliseconds: 1000)) { server in
             let transport = try Self.transport(for: server)
             let listing = "\(server.url)/thumbs/0.jpg"
             // Three connections for 250 thumbnails on the listing's host: two opened before the

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import PhotosCache
 import PhotosCore
@@ -112,7 +113,20 @@ struct Listing {
             if !urls.isEmpty { thumbnails.files = context.cache.cachedImages(urls) }
         }
         try print(listings: listings, photos: photos, thumbnails: thumbnails, request: request, failures: failures)
+        // Nothing listed while providers failed: the ones that answered had nothing, but the
+        // others might have. Not a success (0), as when every provider failed (69).
+        if photos.isEmpty, !failures.isEmpty {
+            let failed = Self.joined(failures.map(\.0)), answered = Self.joined(listings.map(\.name))
+            Diagnostics.error("no photos: \(failed) failed, and \(answered) had none")
+            throw ExitCode(PhotosError.unavailable(provider: "", detail: "").exitCode)
+        }
         ExitTeardown.keep((listings, photos))
+    }
+
+    /// Names as a sentence says them: `a`, `a and b`, `a, b and c`.
+    static func joined(_ names: [String]) -> String {
+        guard let last = names.last, names.count > 1 else { return names.first ?? "" }
+        return names.dropLast().joined(separator: ", ") + " and " + last
     }
 
     /// What a provider's answers held that the listing left out, one line each.
