@@ -34,6 +34,15 @@ extension Transfer {
             let text = String(cString: errorBuffer)
             return text.isEmpty ? String(cString: photos_curl_easy_strerror(code)) : text
         }()
+        // A proxy (https_proxy) that would not open the tunnel: said as the proxy's answer, not
+        // as the server's connection lost.
+        if let range = detail.range(of: "CONNECT tunnel failed, response ") {
+            let status = Int(detail[range.upperBound...].prefix { $0.isNumber }) ?? 0
+            let reason = status == 407
+                ? "the proxy in https_proxy wants a user name and password (407); give them in it, as http://USER:PASSWORD@HOST:PORT"
+                : "the proxy in https_proxy would not open a tunnel to it (HTTP \(status))"
+            return .cannotConnect(host: host, detail: reason)
+        }
         switch code {
         case CURLE_UNSUPPORTED_PROTOCOL:
             // libcurl says: Protocol "file" not supported or disabled in libcurl

@@ -217,6 +217,20 @@ import Glibc
         }
     }
 
+    /// A proxy that asks for a password is said as that, with where the password goes, not as
+    /// the server's connection lost.
+    @Test func aProxyThatWantsAPasswordIsSaidAsSuch() async throws {
+        try await withServer { _, photos in
+            let proxy = try ConnectProxy(refusing: "407 Proxy Authentication Required")
+            defer { proxy.stop() }
+            let run = try await photos.run(
+                ["list", "--provider", "placeholder", "--no-thumbnails"], environment: ["https_proxy": proxy.url, "no_proxy": ""])
+            #expect(run.status == 69, "\(run.stderr)")
+            #expect(run.stderr.contains("the proxy in https_proxy wants a user name and password (407); give them in it"), "\(run.stderr)")
+            #expect(!run.stderr.contains("was lost"), "\(run.stderr)")
+        }
+    }
+
     @Test func anInterruptedSaveResumesWithRanges() async throws {
         try await withServer { server, photos in
             // Every image stops after 30,000 of its 49,796 bytes and the save is interrupted there;

@@ -20,8 +20,14 @@ public final class ConnectProxy: @unchecked Sendable {
 
     private let listener: Int32
     private let opened = Atomic<Int>(0)
+    /// What the proxy answers every CONNECT with instead of opening the tunnel (a status line
+    /// and headers, as `407 Proxy Authentication Required`); nil opens it.
+    private let refusal: String?
 
-    public init() throws {
+    /// - Parameter refusal: the status (and reason) every CONNECT is answered with instead of a
+    ///   tunnel, as `407 Proxy Authentication Required`; nil opens the tunnels.
+    public init(refusing refusal: String? = nil) throws {
+        self.refusal = refusal
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         var address = sockaddr_in()
@@ -60,6 +66,11 @@ public final class ConnectProxy: @unchecked Sendable {
     }
 
     private func tunnel(_ client: Int32) {
+        if let refusal, Self.readConnect(client) != nil {
+            _ = Self.send("HTTP/1.1 \(refusal)\r\nProxy-Authenticate: Basic realm=\"tests\"\r\nContent-Length: 0\r\n\r\n", to: client)
+            close(client)
+            return
+        }
         guard let target = Self.readConnect(client), let server = Self.dial(target) else {
             _ = Self.send("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n", to: client)
             close(client)
