@@ -240,16 +240,20 @@ import Testing
             #expect((2...3).contains(server.stats().connections))
             let responses = try await Self.downloadThumbnails(250, from: server, with: transport, into: try TemporaryFolder())
             #expect(responses.count == 250 && responses.values.allSatisfy { $0.status == 200 })
-            #expect(server.stats().connections == 3, "the thumbnails found the connections they need")
+            // Three are what 250 need. A machine busy with the whole suite may see a fourth:
+            // libcurl offers no connection still shaking hands, so an opener started then opens
+            // one more (a CI run saw it); never more than that.
+            let carried = server.stats().connections
+            #expect((3...4).contains(carried), "the thumbnails found the connections they need: \(carried)")
             #expect(transport.statistics.failedTransfers == 0)
 
             // The connections the host has count towards what is asked for: 80 transfers need
-            // none more (whether the listing is on this host or another), 400 one more.
+            // none more (whether the listing is on this host or another), 400 four in all.
             let before = server.stats().requests
             transport.preconnect(to: server.url, forTransfers: 80, alongside: listing)
             transport.preconnect(to: server.url, forTransfers: 80, alongside: "https://api.example.test/rest")
             transport.preconnect(to: server.url, forTransfers: 400, alongside: listing)
-            try await waitUntil { server.stats().requests == before + 1 }
+            try await waitUntil { server.stats().requests == before + (4 - carried) }
             #expect(server.stats().connections == 4)
             #expect(transport.statistics.completedTransfers == 251, "the HEAD requests count for their connections only")
         }
