@@ -5,7 +5,12 @@ public enum TransportError: Error, Sendable, Equatable {
     case invalidURL
     /// A URL or redirect whose scheme is not http or https.
     case unsupportedScheme(String)
-    case tls(host: String, detail: String)
+    /// The server's certificate could not be verified; `caBundle` is the extra CA file photos
+    /// was given (PHOTOS_CA_BUNDLE), if any.
+    case tls(host: String, detail: String, caBundle: String? = nil)
+    /// What answered on the host's port did not speak TLS: a plain-HTTP server given an
+    /// `https://` URL, or something else on that port.
+    case notTLS(host: String)
     case cannotResolve(host: String)
     case cannotConnect(host: String, detail: String)
     /// `host` could not be reached earlier in this run, for `reason` (how it failed then), and
@@ -29,7 +34,7 @@ public enum TransportError: Error, Sendable, Equatable {
     /// Whether the failure happened before any server answered (useful for fail-fast per host).
     public var isHostFailure: Bool {
         switch self {
-        case .cannotResolve, .cannotConnect, .hostDown: return true
+        case .cannotResolve, .cannotConnect, .hostDown, .notTLS: return true
         case .timedOut(_, let phase): return phase == .connect
         default: return false
         }
@@ -45,9 +50,16 @@ extension TransportError: CustomStringConvertible, LocalizedError {
             // Plain http is refused too, except to this machine (a local test server), and a
             // redirect may not leave https.
             return "refused a \(scheme.isEmpty ? "non-HTTP" : "'\(scheme)'") URL: only https is allowed (plain http only to this machine)"
-        case .tls(let host, let detail):
+        case .tls(let host, let detail, nil):
             return "TLS certificate of \(host) could not be verified (\(detail)); "
                 + "if this host uses a private CA, set PHOTOS_CA_BUNDLE to its PEM file"
+        case .tls(let host, let detail, let bundle?):
+            // Telling to set PHOTOS_CA_BUNDLE when it is set would send the user in a circle.
+            return "TLS certificate of \(host) could not be verified (\(detail)), neither by the system's CAs nor by "
+                + "those in \(bundle) (PHOTOS_CA_BUNDLE); check that this file holds the CA that signed the host's certificate"
+        case .notTLS(let host):
+            return "\(host) does not answer in TLS on that port (it may serve plain HTTP there); "
+                + "check the URL's port: photos asks over https (http:// is allowed only to this machine)"
         case .cannotResolve(let host):
             return "cannot resolve host \(host) (no network, or a wrong name)"
         case .cannotConnect(let host, let detail):

@@ -165,8 +165,12 @@ public final class CurlTransport: HTTPFetching {
         case .cannotConnect(_, let detail): return detail
         case .timedOut(_, .connect): return "connecting timed out"
         case .hostDown(_, let reason): return reason
-        case .tls(_, let detail):
+        case .tls(_, let detail, nil):
             return "its TLS certificate could not be verified: \(detail); if it uses a private CA, set PHOTOS_CA_BUNDLE to its PEM file"
+        case .tls(_, let detail, let bundle?):
+            return "its TLS certificate could not be verified: \(detail), neither by the system's CAs nor by those in \(bundle) (PHOTOS_CA_BUNDLE)"
+        case .notTLS:
+            return "it does not answer in TLS on that port (it may serve plain HTTP there)"
         default: return error.description
         }
     }

@@ -38,9 +38,10 @@ extension Transfer {
         // as the server's connection lost.
         if let range = detail.range(of: "CONNECT tunnel failed, response ") {
             let status = Int(detail[range.upperBound...].prefix { $0.isNumber }) ?? 0
+            let variable = Self.proxyVariable(for: request.url)
             let reason = status == 407
-                ? "the proxy in https_proxy wants a user name and password (407); give them in it, as http://USER:PASSWORD@HOST:PORT"
-                : "the proxy in https_proxy would not open a tunnel to it (HTTP \(status))"
+                ? "the proxy in \(variable) wants a user name and password (407); give them in it, as http://USER:PASSWORD@HOST:PORT"
+                : "the proxy in \(variable) would not open a tunnel to it (HTTP \(status))"
             return .cannotConnect(host: host, detail: reason)
         }
         switch code {
@@ -62,12 +63,21 @@ extension Transfer {
             var number = 0
             photos_curl_easy_getinfo_long(easy, CURLINFO_OS_ERRNO, &number)
             let reason = number > 0 ? String(cString: strerror(Int32(number))).lowercased() : Self.shortDetail(detail)
+            // Behind a proxy, the connection that failed is the proxy's: said as such, or the
+            // user looks for a fault at a server photos never reached.
+            if let proxy = Self.connectedTo(detail), !Self.sameEndpoint(proxy, host, url: request.url) {
+                return .cannotConnect(host: host, detail: "the proxy \(proxy) in \(Self.proxyVariable(for: request.url)): \(reason)")
+            }
             return .cannotConnect(host: host, detail: reason)
+        case CURLE_COULDNT_RESOLVE_PROXY:
+            return .cannotConnect(host: host, detail: "the proxy's name in \(Self.proxyVariable(for: request.url)) could not be resolved")
         case CURLE_OPERATION_TIMEDOUT:
             return .timedOut(host: host, phase: timeoutPhase(easy))
+        case CURLE_SSL_CONNECT_ERROR where Self.notTLSAnswers.contains(where: { detail.contains($0) }):
+            return .notTLS(host: host)
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CACERT_BADFILE,
              CURLE_SSL_CERTPROBLEM, CURLE_SSL_ISSUER_ERROR:
-            return .tls(host: host, detail: Self.shortDetail(detail))
+            return .tls(host: host, detail: Self.shortDetail(detail), caBundle: caBundle)
         case CURLE_PARTIAL_FILE:
             let declared = declaredLength ?? -1
             return .truncated(host: host, expected: declared, received: bodyBytes)
@@ -82,6 +92,36 @@ extension Transfer {
         default:
             return .other(host: host, code: Int(code.rawValue), detail: Self.shortDetail(detail))
         }
+    }
+
+    /// OpenSSL's words for a first answer that is not a TLS record: the bytes of a plain-HTTP
+    /// reply ("HTTP/1.1 400") read as a record's version and length.
+    static let notTLSAnswers = ["wrong version number", "packet length too long", "unknown protocol"]
+
+    /// The `host:port` libcurl says it could not connect to ("Failed to connect to 127.0.0.1
+    /// port 9 after 0 ms: ..."), which is the proxy's when one is used.
+    static func connectedTo(_ detail: String) -> String? {
+        guard let start = detail.range(of: "Failed to connect to "), let port = detail[start.upperBound...].range(of: " port ")
+        else { return nil }
+        let name = detail[start.upperBound..<port.lowerBound]
+        let number = detail[port.upperBound...].prefix { $0.isNumber }
+        guard !name.isEmpty, !number.isEmpty else { return nil }
+        return (name.contains(":") ? "[\(name)]" : String(name)) + ":" + number
+    }
+
+    /// Whether `endpoint` (`host:port`) is `host` (as ``CurlTransport/validatedHost(_:)`` gives
+    /// it: the port only when the URL names one) at the port `url` goes to.
+    static func sameEndpoint(_ endpoint: String, _ host: String, url: String) -> Bool {
+        if endpoint == host { return true }
+        let defaultPort = url.lowercased().hasPrefix("http://") ? "80" : "443"
+        return endpoint == host + ":" + defaultPort
+    }
+
+    /// The variable libcurl took the proxy for `url` from, in the order it reads them.
+    static func proxyVariable(for url: String) -> String {
+        let names = url.lowercased().hasPrefix("http://")
+            ? ["http_proxy", "all_proxy", "ALL_PROXY"] : ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
+        return names.first { getenv($0).map { $0.pointee != 0 } ?? false } ?? names[0]
     }
 
     /// libcurl's messages can quote the URL; keep only the part before any URL (not before

@@ -51,6 +51,9 @@ final class Transfer: @unchecked Sendable {
     /// the last certificates the transport tries (the whole system bundle, or there is no other
     /// to try). Set by ``makeHandle(configuration:wholeBundle:)``.
     var trustIsFinal = false
+    /// The extra CA file the transfer trusted (PHOTOS_CA_BUNDLE), named when a certificate
+    /// could not be verified. Set by ``makeHandle(configuration:wholeBundle:)``.
+    var caBundle: String?
 
     enum ConnectionRole {
         /// Placed on a connection there is room on.
@@ -139,6 +142,7 @@ final class Transfer: @unchecked Sendable {
         set(CURLOPT_SSL_VERIFYPEER, photos_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1))
         set(CURLOPT_SSL_VERIFYHOST, photos_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2))
         let system = configuration.trustedSystem
+        caBundle = configuration.caBundlePath
         let fallback = wholeBundle ? TrustStore.wholeBundle(extra: configuration.caBundlePath, system: system) : nil
         trustIsFinal = fallback != nil || TrustStore.wholeBundle(extra: configuration.caBundlePath, system: system) == nil
         if let trust = fallback ?? TrustStore.choose(extra: configuration.caBundlePath, system: system) {

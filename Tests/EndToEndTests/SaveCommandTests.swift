@@ -231,6 +231,44 @@ import Glibc
         }
     }
 
+    /// A proxy that cannot be reached is named as what failed: the server behind it was never
+    /// asked, and "cannot connect to" it alone sends the user looking at the wrong machine.
+    @Test func aProxyThatCannotBeReachedIsNamed() async throws {
+        try await withServer { _, photos in
+            let closed = try ClosedPort()
+            let refused = try await photos.run(
+                ["list", "--provider", "placeholder", "--no-thumbnails"], environment: ["https_proxy": "http://127.0.0.1:\(closed.port)", "no_proxy": ""])
+            #expect(refused.status == 69, "\(refused.stderr)")
+            #expect(refused.stderr.contains("(the proxy 127.0.0.1:\(closed.port) in https_proxy: connection refused)"), "\(refused.stderr)")
+            let unknown = try await photos.run(
+                ["list", "--provider", "placeholder", "--no-thumbnails"], environment: ["https_proxy": "http://proxy.photos-test.invalid:3128", "no_proxy": ""])
+            #expect(unknown.status == 69, "\(unknown.stderr)")
+            #expect(unknown.stderr.contains("(the proxy's name in https_proxy could not be resolved)"), "\(unknown.stderr)")
+            #expect(!unknown.stderr.contains("curl 5"), "\(unknown.stderr)")
+        }
+    }
+
+    /// An https:// URL to a port that serves something else than TLS (plain HTTP) is said as
+    /// that, not as a certificate to trust; and a certificate that the CA file given does not
+    /// verify names that file instead of asking for one.
+    @Test func tlsFailuresSayWhatToCheck() async throws {
+        try await withServer { _, photos in
+            let plain = try ConnectProxy()
+            defer { plain.stop() }
+            let notTLS = try await photos.run(
+                ["list", "--provider", "placeholder", "--no-thumbnails"], environment: ["PHOTOS_PLACEHOLDER_API": "https://127.0.0.1:\(plain.port)"])
+            #expect(notTLS.status == 69, "\(notTLS.stderr)")
+            #expect(notTLS.stderr.contains("127.0.0.1:\(plain.port) does not answer in TLS on that port (it may serve plain HTTP there)"), "\(notTLS.stderr)")
+            #expect(!notTLS.stderr.contains("PHOTOS_CA_BUNDLE"), "\(notTLS.stderr)")
+            let otherCA = FixtureFiles.url("tls/other-ca.pem").path
+            let wrongCA = try await photos.run(
+                ["list", "--provider", "placeholder", "--no-thumbnails"], environment: ["PHOTOS_CA_BUNDLE": otherCA])
+            #expect(wrongCA.status == 69, "\(wrongCA.stderr)")
+            #expect(wrongCA.stderr.contains("neither by the system's CAs nor by those in \(otherCA) (PHOTOS_CA_BUNDLE)"), "\(wrongCA.stderr)")
+            #expect(!wrongCA.stderr.contains("set PHOTOS_CA_BUNDLE"), "\(wrongCA.stderr)")
+        }
+    }
+
     @Test func anInterruptedSaveResumesWithRanges() async throws {
         try await withServer { server, photos in
             // Every image stops after 30,000 of its 49,796 bytes and the save is interrupted there;

@@ -10,7 +10,8 @@ import Darwin
 /// An HTTP proxy on 127.0.0.1 that takes `CONNECT host:port` (what `https_proxy` makes libcurl
 /// send for an https URL), answers `200 Connection established` and relays the bytes both ways:
 /// photos behind a proxy, as many users are, against the fixture server. Only IPv4 addresses and
-/// `localhost` are connected to.
+/// `localhost` are connected to. What does not start as a CONNECT is answered `502` at once, so
+/// that its port also stands for a server that does not speak TLS.
 public final class ConnectProxy: @unchecked Sendable {
     public let port: Int
     /// The value for `https_proxy`.
@@ -28,24 +29,7 @@ public final class ConnectProxy: @unchecked Sendable {
     ///   tunnel, as `407 Proxy Authentication Required`; nil opens the tunnels.
     public init(refusing refusal: String? = nil) throws {
         self.refusal = refusal
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard listener >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(listener, generic, length) == 0 && listen(listener, 64) == 0 && getsockname(listener, generic, &length) == 0
-            }
-        }
-        guard bound else {
-            close(listener)
-            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
-        self.listener = listener
+        (listener, port) = try LoopbackSocket.bind(listening: true)
         Thread.detachNewThread { [self] in
             while true {
                 let client = accept(listener, nil, nil)
@@ -101,6 +85,8 @@ public final class ConnectProxy: @unchecked Sendable {
         while head.count < 8192 {
             guard read(client, &byte, 1) == 1 else { return nil }
             head.append(byte)
+            // A TLS handshake, or any other request: not waited on to its end.
+            if head.count <= 8, !"CONNECT ".utf8.starts(with: head) { return nil }
             if head.count >= 4, head.suffix(4) == [0x0D, 0x0A, 0x0D, 0x0A] { break }
         }
         let words = String(decoding: head, as: UTF8.self).split(separator: " ", maxSplits: 2)
@@ -151,5 +137,42 @@ public final class ConnectProxy: @unchecked Sendable {
             }
         }
         shutdown(destination, Int32(SHUT_WR))
+    }
+}
+
+/// A loopback port nothing listens on, held for the caller's run (a released one could be
+/// taken meanwhile by a server another test starts): bound without listening, it refuses every
+/// connection, and no one else can bind it while the value lives.
+public final class ClosedPort: @unchecked Sendable {
+    public let port: Int
+    private let descriptor: Int32
+
+    public init() throws { (descriptor, port) = try LoopbackSocket.bind(listening: false) }
+
+    deinit { close(descriptor) }
+}
+
+enum LoopbackSocket {
+    /// A TCP socket bound to a free port of 127.0.0.1, and that port.
+    static func bind(listening: Bool) throws -> (Int32, Int) {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                Glibc.bind(descriptor, generic, length) == 0 && (!listening || listen(descriptor, 64) == 0)
+                    && getsockname(descriptor, generic, &length) == 0
+            }
+        }
+        guard bound else {
+            let error = errno
+            close(descriptor)
+            throw POSIXError(POSIXErrorCode(rawValue: error) ?? .EIO)
+        }
+        return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
     }
 }

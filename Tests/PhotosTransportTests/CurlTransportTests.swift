@@ -798,13 +798,14 @@ import Testing
             let error = await #expect(throws: TransportError.self) {
                 try await transport.data(for: HTTPRequest(url: "\(server.url)/images/thumb.jpg"))
             }
-            guard case .tls(let host, _) = error else {
+            guard case .tls(let host, _, let bundle) = error else {
                 Issue.record("expected a TLS error, got \(String(describing: error))")
                 return
             }
             #expect(host == Self.host(server))
+            #expect(bundle == otherCA, "the CA file that did not verify it is named")
             #expect(error?.description.contains("127.0.0.1") == true)
-            #expect(error?.description.contains("PHOTOS_CA_BUNDLE") == true)
+            #expect(error?.description.contains("those in \(otherCA) (PHOTOS_CA_BUNDLE)") == true)
         }
     }
 
@@ -1006,39 +1007,6 @@ import Testing
         }
         #expect(try folder.contents().isEmpty, "nor does one refused after shutdown")
     }
-}
-
-/// A loopback port nothing listens on, held for the caller's run (a released one could be
-/// taken meanwhile by a server another test starts): bound without listening, it refuses every
-/// connection, and no one else can bind it while the value lives.
-final class ClosedPort {
-    let port: Int
-    private let descriptor: Int32
-
-    init() throws {
-        (port, descriptor) = try boundPort()
-    }
-
-    deinit { close(descriptor) }
-}
-
-private func boundPort() throws -> (Int, Int32) {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-            bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
-        }
-    }
-    guard bound else {
-        close(descriptor)
-        throw POSIXError(.EADDRNOTAVAIL)
-    }
-    return (Int(UInt16(bigEndian: address.sin_port)), descriptor)
 }
 
 extension RetryPolicy {
