@@ -48,6 +48,12 @@ public struct Table {
         rows.append(cells.map(TerminalText.sanitize))
     }
 
+    /// Appends cells the caller has made safe to print already, as ``TerminalText/quoted(_:width:)``
+    /// does: kept as they are, where sanitising would make a run of spaces one.
+    public mutating func append(printable cells: [String]) {
+        rows.append(cells)
+    }
+
     /// The table as lines no wider than `width` columns.
     ///
     /// Built as bytes in one buffer, each cell's width worked out once: this runs for every row

@@ -227,6 +227,21 @@ import Testing
         #expect(path.stdout.trimmingCharacters(in: .newlines) == photos.home.path + "/from-config", "\(path.stdout) \(path.stderr)")
     }
 
+    /// A value is shown as photos uses it: two spaces in a path stay two (sanitising made them
+    /// one, a path that does not exist), quoted so that the spaces at its ends show too.
+    @Test func configShowKeepsAValuesSpaces() async throws {
+        let photos = try PhotosBinary(server: nil)
+        defer { photos.remove() }
+        let config = photos.home.appendingPathComponent("config.toml")
+        try "[save]\ndir = \"/srv/my  photos\"\n".write(to: config, atomically: true, encoding: .utf8)
+        let show = try await photos.run(
+            ["config", "show"], environment: ["PHOTOS_CONFIG": config.path, "PHOTOS_CACHE_DIR": "/tmp/photos   cache "])
+        #expect(show.status == 0, "\(show.stderr)")
+        #expect(show.stdout.contains("'/srv/my  photos'"), "\(show.stdout)")
+        #expect(show.stdout.contains("'/tmp/photos   cache '"), "\(show.stdout)")
+        #expect(show.stdout.contains("https://api.flickr.com/services/rest/ "), "a plain value is not quoted: \(show.stdout)")
+    }
+
     /// A config file that cannot be looked at (a link to nothing, a loop of links) is said, as
     /// an unreadable one is; it was taken for no file, and the defaults used without a word.
     @Test func aConfigLinkToNothingOrALoopIsSaidNotSkipped() async throws {

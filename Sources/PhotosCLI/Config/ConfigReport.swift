@@ -100,10 +100,20 @@ struct ConfigReport: Encodable {
         }
     }
 
-    /// The value as people may see it: secrets only as set or not.
+    /// The value as people may see it: secrets only as set or not. A value that sanitising
+    /// would change (two spaces in a row, spaces at an end, a control character) is quoted with
+    /// every character shown, so that what is read is what photos uses.
     static func shown(_ entry: Entry) -> String {
         if entry.setting.isSecret { return entry.value == nil ? "not set" : "set (hidden)" }
-        return entry.value.map(TerminalText.sanitize) ?? "not set"
+        guard let value = entry.value else { return "not set" }
+        let plain = TerminalText.sanitize(value)
+        return plain == value ? plain : TerminalText.quoted(value, width: .max)
+    }
+
+    /// A row of the table: every cell sanitised but the value, which ``shown(_:)`` made
+    /// printable keeping its spaces.
+    static func row(_ cells: [String], value: Int) -> [String] {
+        cells.indices.map { $0 == value ? cells[$0] : TerminalText.sanitize(cells[$0]) }
     }
 
     static func describe(_ source: Source) -> String {
@@ -135,7 +145,7 @@ struct ConfigReport: Encodable {
                 .init("SETTING", maxWidth: 30, wraps: true), .init("VALUE", maxWidth: max(12, width - 30 - sourceWidth - 4), wraps: true), .init("SOURCE"),
             ])
             for (entry, source) in zip(entries, sources) {
-                table.append([entry.setting.displayKey, Self.shown(entry), source])
+                table.append(printable: Self.row([entry.setting.displayKey, Self.shown(entry), source], value: 1))
             }
             text += table.render(width: width)
         } else {
@@ -144,7 +154,7 @@ struct ConfigReport: Encodable {
                 .init("VALUE", maxWidth: fitted ? 40 : nil, wraps: true), .init("SOURCE"),
             ])
             for entry in entries {
-                table.append([entry.setting.displayKey, entry.setting.variable ?? "-", Self.shown(entry), Self.describe(entry.source)])
+                table.append(printable: Self.row([entry.setting.displayKey, entry.setting.variable ?? "-", Self.shown(entry), Self.describe(entry.source)], value: 2))
             }
             text += table.render(width: width ?? Int.max / 4)
         }
