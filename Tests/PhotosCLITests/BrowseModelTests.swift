@@ -282,6 +282,26 @@ struct BrowseModelTests {
         #expect(model.visibleRange.contains(12))
     }
 
+    /// A full search field says it is full (typing on did nothing, silently); a long search
+    /// in the grid's status leaves the counts after it in sight.
+    @Test func aFullSearchFieldSaysSoAndALongSearchLeavesTheCounts() {
+        var model = Self.loaded()
+        _ = model.handle(.key(.character("/")))
+        _ = model.handle(.key(.clearLine))
+        for character in String(repeating: "long search ", count: 20) { _ = model.handle(.key(.character(character))) }
+        guard case .search(let text) = model.mode else { Issue.record("not searching: \(model.mode)"); return }
+        #expect(text.count == BrowseModel.searchLimit)
+        let full = BrowseStatus.line(model, providers: ["flickr"], message: nil, width: 100)
+        #expect(full.contains("full: 200 characters at most"), "\(full)")
+        #expect(full.contains("▏"), "the caret stays: \(full)")
+        #expect(TerminalText.displayWidth(full) == 100, "\(full)")
+        _ = model.handle(.key(.enter))
+        _ = model.handle(.pageLoaded(BrowseModel.Page(
+            generation: model.generation, number: 1, photos: Self.photos(1...30), hasMore: true, total: 4000, source: .network)))
+        let grid = BrowseStatus.line(model, providers: ["flickr"], message: nil, width: 100)
+        #expect(grid.contains("1/30 of 4000"), "\(grid)")
+    }
+
     @Test func quitAndInterrupt() {
         var model = Self.loaded()
         #expect(model.handle(.key(.character("q"))) == [.quit])

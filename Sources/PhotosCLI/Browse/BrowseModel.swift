@@ -248,6 +248,9 @@ struct BrowseModel {
         return []
     }
 
+    /// The most characters the search field takes; the status line says so when it is full.
+    static let searchLimit = 200
+
     private mutating func searchKey(_ key: BrowseKey, text: String) -> [Effect] {
         let replaces = searchReplaces
         searchReplaces = false
@@ -268,7 +271,7 @@ struct BrowseModel {
             // cut, not kept.
             if replaces {
                 mode = .search(String(character))
-            } else if text.count < 200 {
+            } else if text.count < Self.searchLimit {
                 mode = .search(text + String(character))
             }
         default:

@@ -9,9 +9,13 @@ enum BrowseStatus {
         switch model.mode {
         case .search(let text):
             let typed = TerminalText.sanitize(text)
-            let hints = model.searchReplaces ? "type to replace · ⌫ edits · Enter search · Esc cancel" : "Enter search · Esc cancel"
+            let full = text.count >= BrowseModel.searchLimit
+            let hints = model.searchReplaces
+                ? "type to replace · ⌫ edits · Enter search · Esc cancel"
+                : (full ? "full: \(BrowseModel.searchLimit) characters at most · " : "") + "Enter search · Esc cancel"
             // The end of a long search stays in sight: it is where the typing is.
-            let room = width - 1 - TerminalText.displayWidth(" Search: ▏")
+            // A full field keeps its hint in sight: typing more does nothing, and says why.
+            let room = width - 1 - TerminalText.displayWidth(" Search: ▏") - (full ? TerminalText.displayWidth(hints) + 4 : 0)
             let shown = TerminalText.displayWidth(typed) <= room ? typed : "…" + tail(of: typed, width: room - 1)
             return compose(["Search: " + shown + "▏"], hints: hints, width: width, urgent: true)
         case .detail(let index):
@@ -22,8 +26,6 @@ enum BrowseStatus {
             break
         }
         var parts: [String] = []
-        let search = model.query.map { "“" + TerminalText.sanitize($0) + "”" } ?? "no search"
-        parts.append(providers.joined(separator: ",") + " " + search)
         if !model.photos.isEmpty || model.total != nil {
             let position = model.photos.isEmpty ? "" : "\(model.selection + 1)/"
             parts.append(position + "\(model.photos.count)" + (model.total.map { " of \($0)" } ?? ""))
@@ -52,12 +54,20 @@ enum BrowseStatus {
             }
         }
         for warning in model.warnings { parts.append(TerminalText.sanitize(warning)) }
+        // A long search is cut to what the counts after it and the keys leave it (16 columns at
+        // least), so that the counts stay in sight.
+        let hints = "↵ view · / search · r refresh · q quit"
+        let named = providers.joined(separator: ",")
+        let counts = parts.first.map { TerminalText.displayWidth(separator + $0) } ?? 0
+        let room = width - 1 - TerminalText.displayWidth(" " + named + " “”") - counts - 3 - TerminalText.displayWidth(hints) - 1
+        let search = model.query.map { "“" + TerminalText.truncate(TerminalText.sanitize($0), width: max(16, room)) + "”" } ?? "no search"
+        parts.insert(named + " " + search, at: 0)
         // The answer to the last key (saved, could not open) first: the line's end may be cut.
         if let message { parts.insert(message, at: 0) }
         // What the photos shown are (offline, stale) is not cut for the keys either.
         var urgent = message != nil || model.pageFailure != nil || !model.warnings.isEmpty || model.offline
         if case .stale = model.source { urgent = true }
-        return compose([parts.joined(separator: separator)], hints: "↵ view · / search · r refresh · q quit", width: width, urgent: urgent)
+        return compose([parts.joined(separator: separator)], hints: hints, width: width, urgent: urgent)
     }
 
     /// `parts` on the left and `hints` on the right when both fit. When not, what is `urgent`
