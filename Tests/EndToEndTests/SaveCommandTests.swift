@@ -217,34 +217,27 @@ import Glibc
         }
     }
 
-    /// A proxy that asks for a password is said as that, with where the password goes, not as
-    /// the server's connection lost.
-    @Test func aProxyThatWantsAPasswordIsSaidAsSuch() async throws {
+    /// A proxy that fails is named as what failed, with what to do: one that asks for a
+    /// password (said as the server's connection lost, before), one that refuses connections
+    /// or whose name does not resolve (said as the server being unreachable, or as "curl 5",
+    /// sending the user to look at a machine photos never reached).
+    @Test func aProxyThatFailsIsNamedAsWhatFailed() async throws {
         try await withServer { _, photos in
-            let proxy = try ConnectProxy(refusing: "407 Proxy Authentication Required")
-            defer { proxy.stop() }
-            let run = try await photos.run(
-                ["list", "--provider", "placeholder", "--no-thumbnails"], environment: ["https_proxy": proxy.url, "no_proxy": ""])
-            #expect(run.status == 69, "\(run.stderr)")
-            #expect(run.stderr.contains("the proxy in https_proxy wants a user name and password (407); give them in it"), "\(run.stderr)")
-            #expect(!run.stderr.contains("was lost"), "\(run.stderr)")
-        }
-    }
-
-    /// A proxy that cannot be reached is named as what failed: the server behind it was never
-    /// asked, and "cannot connect to" it alone sends the user looking at the wrong machine.
-    @Test func aProxyThatCannotBeReachedIsNamed() async throws {
-        try await withServer { _, photos in
+            let asking = try ConnectProxy(refusing: "407 Proxy Authentication Required")
+            defer { asking.stop() }
             let closed = try ClosedPort()
-            let refused = try await photos.run(
-                ["list", "--provider", "placeholder", "--no-thumbnails"], environment: ["https_proxy": "http://127.0.0.1:\(closed.port)", "no_proxy": ""])
-            #expect(refused.status == 69, "\(refused.stderr)")
-            #expect(refused.stderr.contains("(the proxy 127.0.0.1:\(closed.port) in https_proxy: connection refused)"), "\(refused.stderr)")
-            let unknown = try await photos.run(
-                ["list", "--provider", "placeholder", "--no-thumbnails"], environment: ["https_proxy": "http://proxy.photos-test.invalid:3128", "no_proxy": ""])
-            #expect(unknown.status == 69, "\(unknown.stderr)")
-            #expect(unknown.stderr.contains("(the proxy's name in https_proxy could not be resolved)"), "\(unknown.stderr)")
-            #expect(!unknown.stderr.contains("curl 5"), "\(unknown.stderr)")
+            let cases: [(proxy: String, says: String)] = [
+                (asking.url, "(the proxy in https_proxy wants a user name and password (407); give them in it, as http://USER:PASSWORD@HOST:PORT)"),
+                ("http://127.0.0.1:\(closed.port)", "(the proxy 127.0.0.1:\(closed.port) in https_proxy: connection refused)"),
+                ("http://proxy.photos-test.invalid:3128", "(the proxy's name in https_proxy could not be resolved)"),
+            ]
+            for (proxy, says) in cases {
+                let run = try await photos.run(
+                    ["list", "--provider", "placeholder", "--no-thumbnails"], environment: ["https_proxy": proxy, "no_proxy": ""])
+                #expect(run.status == 69, "\(proxy): \(run.stderr)")
+                #expect(run.stderr.contains(says), "\(proxy): \(run.stderr)")
+                #expect(!run.stderr.contains("was lost") && !run.stderr.contains("curl "), "\(proxy): \(run.stderr)")
+            }
         }
     }
 
