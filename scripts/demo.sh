@@ -25,11 +25,11 @@ echo "emulated from recorded-format responses, 20 ms latency per response."
 echo
 echo "First run, no key, no configuration:"
 run photos providers
-run photos list --query dogs --per-page 4
+run photos list --query dogs --per-page 10
 run photos show commons:22459639
 run photos list --provider openverse --query dogs --filter license_type=commercial --per-page 5
 run photos show nasa:as11-40-5874 --format json
-run photos list --provider commons --query dogs --format grid --graphics symbols --columns 3 --per-page 6
+run photos list --provider commons --query dogs --format grid --graphics symbols --columns 3 --per-page 10
 
 echo
 echo "With a Flickr key (FLICKR_API_KEY):"

@@ -89,7 +89,7 @@ extension PhotosCommand {
         @Option(parsing: .unconditional, help: ArgumentHelp("Page of the listing to start at (1 is the first).", valueName: "n"))
         var page: Int = 1
 
-        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Photos per page of the listing (default 100 when walking pages with --limit or --all, else 30; at most 500, less on some providers: photos providers --verbose).", valueName: "n"))
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Photos per page of the listing (default: --limit's count, up to 100, with --limit; 100 with --all; else 30; at most 500, less on some providers: photos providers --verbose). --page counts pages of this size.", valueName: "n"))
         var perPage: Int?
 
         @Option(parsing: .unconditional, help: ArgumentHelp("Save at most this many photos per provider, walking pages as needed (without --limit or --all, the photos of one page). Example: --limit 200", valueName: "n"))
