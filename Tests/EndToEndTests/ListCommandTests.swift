@@ -63,6 +63,70 @@ import Testing
         }
     }
 
+    /// The next page's command never skips a photo and can be run as printed: of several
+    /// providers, the one furthest behind sets the page (the furthest ahead set it, and the
+    /// others' photos in between were never shown); a search starting with "-" is given as
+    /// --query=-dogs (as a word of its own, it was taken for an option: exit 64).
+    @Test func theNextPageHintSkipsNothingAndRuns() async throws {
+        try await withServer { _, photos in
+            let merged = try await photos.run(["list", "--provider", "flickr,nasa", "--query", "dogs", "--per-page", "10", "--limit", "19", "--no-thumbnails"])
+            #expect(merged.status == 0, "\(merged.stderr)")
+            #expect(merged.stderr.contains("--per-page 10 --page 2"), "\(merged.stderr)")
+            let dashed = try await photos.run(["list", "--provider", "commons", "--query=-dogs", "--per-page", "5", "--no-thumbnails"])
+            #expect(dashed.stderr.contains("Next page: photos list --provider commons --query=-dogs --per-page 5 --page 2"), "\(dashed.stderr)")
+            let next = try await photos.run(["list", "--provider", "commons", "--query=-dogs", "--per-page", "5", "--page", "2", "--no-thumbnails"])
+            #expect(next.status == 0, "\(next.stderr)")
+        }
+    }
+
+    /// Past the end of every provider, where one of them refuses the page (Openverse serves 400
+    /// results): the code that provider has alone (64: a page it cannot serve), not 69, which
+    /// says to try again later.
+    @Test func aPagePastEveryProvidersEndIsAUsageError() async throws {
+        try await withServer { _, photos in
+            let run = try await photos.run(["list", "--query", "dogs", "--page", "21", "--per-page", "20", "--no-thumbnails"])
+            #expect(run.status == 64, "\(run.stderr)")
+            #expect(run.stderr.contains("Openverse serves anonymous clients only the first 400 results"), "\(run.stderr)")
+        }
+    }
+
+    /// Ids are shown whole and as `show` takes them, and a photo without a title says so, as
+    /// `show` does (the cell was blank).
+    @Test func tableIdsAreWholeAndAnUntitledPhotoSaysSo() async throws {
+        try await withServer { _, photos in
+            let run = try await photos.run(["list", "--provider", "flickr", "--query", "dogs", "--per-page", "10", "--no-thumbnails"], environment: ["COLUMNS": "60"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let untitled = run.stdout.split(separator: "\n").first { $0.hasPrefix("flickr:53619543218 ") }
+            #expect(untitled?.contains("(untitled)") == true, "\(run.stdout)")
+        }
+    }
+
+    /// Standard output inherited non-blocking (some CI runners and Node-based tools hand one
+    /// over so) with a reader that is behind: photos waits, as on a blocking pipe. It failed
+    /// with "cannot write the output: Resource temporarily unavailable" (74) after 64 KiB.
+    @Test func aNonBlockingPipeThatIsReadLateGetsTheWholeOutput() async throws {
+        try await withServer { _, photos in
+            let pipe = Pipe()
+            let writing = pipe.fileHandleForWriting.fileDescriptor
+            #expect(fcntl(writing, F_SETFL, fcntl(writing, F_GETFL) | O_NONBLOCK) == 0)
+            let process = Process()
+            process.executableURL = PhotosBinary.executable
+            process.arguments = ["list", "--provider", "flickr", "--query", "many", "--limit", "2000", "--format", "jsonl", "--no-thumbnails"]
+            process.environment = photos.environment
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            try pipe.fileHandleForWriting.close()
+            // Behind: the pipe (64 KiB) fills while photos writes its lines.
+            try await Task.sleep(for: .seconds(2))
+            let output = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            #expect(output.count > 64 * 1024)
+            #expect(output.split(separator: UInt8(ascii: "\n")).count == 2000)
+        }
+    }
+
     @Test func theNextPageOfAGridIsAGrid() async throws {
         try await withServer { _, photos in
             let run = try await photos.run(["list", "--provider", "placeholder", "--format", "grid", "--columns", "4", "--graphics", "symbols", "--per-page", "8"])

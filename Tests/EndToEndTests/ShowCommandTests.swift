@@ -301,4 +301,25 @@ import Testing
             #expect(run.stderr.contains("offline and nothing cached for the image"), "\(run.stderr)")
         }
     }
+
+    /// A provider that cannot be reached falls back on the cache as --offline does, sizes
+    /// included: the original saved by an earlier --open is opened again (the fallback knew no
+    /// size, and failed with 69 although the image was on disk).
+    @Test func anUnreachableProviderOpensTheCachedOriginal() async throws {
+        try await withServer { _, photos in
+            let first = try await photos.run(["show", "flickr:53624890009", "--open", "--format", "json"], environment: ["PHOTOS_OPENER": "/bin/true"])
+            #expect(first.status == 0, "\(first.stderr)")
+            let opened = try first.json()["image_path"] as? String
+            #expect(opened?.isEmpty == false, "\(first.stdout)")
+            let closed = try ClosedPort()
+            let down = ["PHOTOS_OPENER": "/bin/true", "PHOTOS_FLICKR_API": "https://127.0.0.1:\(closed.port)/services/rest/",
+                "PHOTOS_FLICKR_STATIC": "https://127.0.0.1:\(closed.port)"]
+            let again = try await photos.run(["show", "flickr:53624890009", "--open", "--format", "json"], environment: down)
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(again.stderr.contains("flickr could not be reached, showing what the cache knows"), "\(again.stderr)")
+            let detail = try again.json()
+            #expect(detail["image_path"] as? String == opened, "\(again.stdout)")
+            #expect((detail["sizes"] as? [Any])?.isEmpty == false, "\(again.stdout)")
+        }
+    }
 }

@@ -114,13 +114,34 @@ struct Listing {
         }
         try print(listings: listings, photos: photos, thumbnails: thumbnails, request: request, failures: failures)
         // Nothing listed while providers failed: the ones that answered had nothing, but the
-        // others might have. Not a success (0), as when every provider failed (69).
+        // others might have. Not a success (0): the code the failures have alone (a page past
+        // a provider's depth is 64, as for that provider by itself), else 69.
         if photos.isEmpty, !failures.isEmpty {
             let failed = Self.joined(failures.map(\.0)), answered = Self.joined(listings.map(\.name))
             Diagnostics.error("no photos: \(failed) failed, and \(answered) had none")
-            throw ExitCode(PhotosError.unavailable(provider: "", detail: "").exitCode)
+            let codes = Set(failures.map { Self.exitCode(of: $0.1) })
+            throw ExitCode(codes.count == 1 ? codes.first! : PhotosError.unavailable(provider: "", detail: "").exitCode)
         }
         ExitTeardown.keep((listings, photos))
+    }
+
+    /// The exit code a provider's failure has when it ends a command: a ``PhotosError``'s own,
+    /// through the wrappers that add a hint or a provider's name; 69 for the network's
+    /// (74 and 65 for a file that cannot be written and an answer too large).
+    static func exitCode(of error: any Error) -> Int32 {
+        switch error {
+        case let error as PhotosError: return error.exitCode
+        case let hinted as HintedError: return exitCode(of: hinted.error)
+        case let failure as ProviderFailure: return exitCode(of: failure.error)
+        case let error as TransportError:
+            // As ``CommandRuntime/report(_:prefix:suffix:)`` has them.
+            switch error {
+            case .fileSystem: return 74
+            case .tooLarge: return PhotosError.badData(provider: "", detail: "").exitCode
+            default: return PhotosError.unavailable(provider: "", detail: "").exitCode
+            }
+        default: return PhotosError.unavailable(provider: "", detail: "").exitCode
+        }
     }
 
     /// Names as a sentence says them: `a`, `a and b`, `a, b and c`.

@@ -58,19 +58,33 @@ extension Listing {
                 Diagnostics.note(Self.nothingShown(listings: listings, request: request))
                 return
             }
+            // Ids whole, as `show` takes them (NASA's run to 100 characters after "nasa:"): the
+            // title gives way.
             var table = Table(columns: [
-                .init("ID", maxWidth: 50), .init("TITLE"), .init("OWNER", maxWidth: 20, minWidth: 10, dropOrder: 1),
+                .init("ID", maxWidth: 128), .init("TITLE"), .init("OWNER", maxWidth: 20, minWidth: 10, dropOrder: 1),
                 .init("SIZE", maxWidth: 11, alignRight: true, dropOrder: 0),
             ])
             table.rows.reserveCapacity(photos.count)
             for photo in photos {
                 var size = ""
                 if let width = photo.width, let height = photo.height { size = String(width) + "×" + String(height) }
-                table.append([photo.id.description, photo.title, photo.owner ?? "", size])
+                // Every cell made printable here: an untitled photo says so, as `show` does.
+                table.append(printable: [
+                    Self.idCell(photo.id.description), TerminalText.title(photo.title), TerminalText.sanitize(photo.owner ?? ""), size,
+                ])
             }
             try Output.write(bytes: table.renderBytes(width: environment.terminalWidth))
             printNextPageHint(listings: listings, request: request)
         }
+    }
+
+    /// An id as `show` takes it: sanitising would make a run of spaces in it one (NASA's ids
+    /// hold spaces), so one that is printable is kept as it is, and one that is not is quoted
+    /// with its characters escaped.
+    static func idCell(_ id: String) -> String {
+        if TerminalText.sanitize(id) == id { return id }
+        let quoted = TerminalText.quoted(id, width: .max)
+        return quoted == "'" + id + "'" ? id : quoted
     }
 
     /// What an empty table or grid says: nothing matched, or the page asked for is past the end
@@ -106,11 +120,14 @@ extension Listing {
         let more = listings.filter(\.hasMore)
         if !more.isEmpty, !request.walkAll {
             // The page after the last one shown whole: a page `--limit` cut short is shown again,
-            // so that no photo is skipped.
-            let next = more.map { $0.lastPage.addingSaturating($0.endsInsidePage ? 0 : 1) }.max() ?? request.page.addingSaturating(1)
+            // so that no photo is skipped. Of several providers, the one furthest behind sets it
+            // (the others' photos of that page are shown again, none skipped).
+            let next = more.map { $0.lastPage.addingSaturating($0.endsInsidePage ? 0 : 1) }.min() ?? request.page.addingSaturating(1)
             var command = ["photos", "list"]
             if let providers = request.providers { command += ["--provider", ShellQuote.quote(providers)] }
-            if let text = request.text { command += ["--query", ShellQuote.quote(text)] }
+            // A search that starts with "-" is given as --query=-dogs: as a word of its own it
+            // would be taken for an option.
+            if let text = request.text { command += text.hasPrefix("-") ? ["--query=" + ShellQuote.quote(text)] : ["--query", ShellQuote.quote(text)] }
             for (key, value) in request.filters { command += ["--filter", ShellQuote.quote("\(key)=\(value)")] }
             // The page size the walk used, also when `--limit` chose it: pages count in it.
             let sizes = Set(more.map(\.perPage))

@@ -146,6 +146,10 @@ enum Output {
     }
 
     /// Writes all of `buffer` (through EINTR and short writes); returns errno on failure.
+    ///
+    /// A descriptor inherited non-blocking (a pipe set up so by the program reading it, as some
+    /// CI runners and Node-based tools do) answers EAGAIN when the reader is behind: photos waits
+    /// until it can write, as a blocking descriptor would, rather than failing the output.
     @discardableResult
     static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
         guard var pointer = buffer.baseAddress else { return nil }
@@ -154,6 +158,10 @@ enum Output {
             let written = Glibc.write(descriptor, pointer, remaining)
             if written < 0 {
                 if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK {
+                    var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                    if poll(&ready, 1, -1) >= 0 || errno == EINTR { continue }
+                }
                 return errno
             }
             remaining -= written

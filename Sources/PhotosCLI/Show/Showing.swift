@@ -46,7 +46,7 @@ struct Showing {
                     throw environment.namingEndpoint(error, provider: id.provider)
                 }
                 Diagnostics.warning("\(id.provider) could not be reached, showing what the cache knows about \(id): \(PhotoCache.describe(error))")
-                detail = PhotoDetail(photo: photo, tags: photo.tags)
+                detail = PhotoDetail(photo: photo, tags: photo.tags, sizes: photo.sizes)
             }
         }
 
