@@ -48,8 +48,15 @@ extension Transfer {
         case CURLE_UNSUPPORTED_PROTOCOL:
             // libcurl says: Protocol "file" not supported or disabled in libcurl
             let quoted = detail.split(separator: "\"", omittingEmptySubsequences: false)
-            let scheme = quoted.count >= 3 ? String(quoted[1]) : ""
-            return .unsupportedScheme(scheme.lowercased())
+            let scheme = quoted.count >= 3 ? String(quoted[1]).lowercased() : ""
+            // A redirect from https to plain http, to this machine too: said as the redirect it
+            // is ("plain http only to this machine" read as a contradiction there).
+            var status = 0
+            photos_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+            if scheme == "http", (300..<400).contains(status) {
+                return .protocolError(host: host, detail: "it redirected to a plain http:// URL, and a redirect may not leave https")
+            }
+            return .unsupportedScheme(scheme)
         case CURLE_URL_MALFORMAT:
             // After a redirect answer, the malformed URL is where the server sent photos.
             var status = 0

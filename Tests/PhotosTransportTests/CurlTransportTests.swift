@@ -897,10 +897,13 @@ import Testing
     @Test func redirectsNeverLeaveHTTPSAndPlainHTTPIsUpgraded() async throws {
         try await withFixtureServer { server in
             let transport = try Self.transport(for: server)
-            // No DNS is asked: the redirect's scheme alone refuses it.
-            await #expect(throws: TransportError.unsupportedScheme("http")) {
+            // No DNS is asked: the redirect's scheme alone refuses it, said as a redirect (not
+            // as "plain http only to this machine", which reads as allowing a local one).
+            let redirected = await #expect(throws: TransportError.self) {
                 try await transport.data(for: HTTPRequest(url: "\(server.url)/images/thumb.jpg?redirect=http://photos.example/a.jpg"))
             }
+            #expect(redirected?.description.contains("redirected to a plain http:// URL, and a redirect may not leave https") == true,
+                "\(String(describing: redirected))")
             // Said as it is: http is refused, so the message may not call it allowed.
             let said = TransportError.unsupportedScheme("http").description
             #expect(said.contains("only https is allowed") && !said.contains("http and https are allowed"), "\(said)")
