@@ -14,6 +14,12 @@ enum FlickrError {
         )
     }
 
+    /// The codes of `flickr.photos.search` (and getRecent) that say its arguments are wrong: 1
+    /// too many tags in an ALL query, 2 unknown user, 3 a search without parameters, 4 a pool
+    /// not to be seen, 5 a deleted user, 11 and 12 machine tags, 17 contacts of another user,
+    /// 18 illogical arguments (Flickr's API documentation).
+    static let searchInputCodes: Set<Int> = [1, 2, 3, 4, 5, 11, 12, 17, 18]
+
     /// `{"stat":"fail","code":N,"message":...}` -> PhotosError.
     /// - Parameters:
     ///   - photo: the photo asked for by getInfo/getSizes, where code 1 means "not found".
@@ -32,6 +38,10 @@ enum FlickrError {
             return .notFound(photo)
         case (105, _):
             return .unavailable(provider: provider, detail: "Flickr error 105: \(text ?? "Service currently unavailable")")
+        case (let code?, nil) where searchInputCodes.contains(code):
+            // The search's own arguments (an unknown user, too many tags): asking again cannot
+            // help, the command must change.
+            return .usage("Flickr refused the search (error \(code): \(text ?? "no message")); check --query and --filter")
         case (let code?, _):
             return .unavailable(provider: provider, detail: "Flickr error \(code): \(text ?? "no message")")
         case (nil, _):

@@ -150,7 +150,9 @@ public struct FlickrProvider: RegisteredProvider {
 
         let photos = list.photos.compactMap(photo(from:))
         let servedPage = list.page ?? page
-        let servedPerPage = list.perPage.flatMap { $0 > 0 ? $0 : nil } ?? perPage
+        // A page size Flickr cannot serve (past its 500; a broken proxy's or mirror's number) is
+        // the one asked for: arithmetic on it would overflow.
+        let servedPerPage = list.perPage.flatMap { (1...Self.maxPerPage).contains($0) ? $0 : nil } ?? perPage
         let hasMore: Bool
         var lastPage: Int?
         if isSearch {

@@ -99,7 +99,7 @@ public struct PlaceholderProvider: RegisteredProvider {
         let hasMore = total.map { page.multipliedSaturating(by: limit) < $0 } ?? (received == limit)
         var listed = PhotoPage(page: page, perPage: limit, total: total, hasMore: hasMore, photos: photos, skippedRecords: received - photos.count)
         listed.extraRecords = extra
-        listed.lastPage = total.map { max(1, ($0 + limit - 1) / max(1, limit)) }
+        listed.lastPage = total.map { max(1, $0.addingSaturating(limit - 1) / max(1, limit)) }
         return .modified(
             listed,
             HTTPValidators(headers: response.headers))
@@ -193,9 +193,11 @@ public struct PlaceholderProvider: RegisteredProvider {
         guard let path = URLComponents(string: url)?.path else { return nil }
         let segments = path.split(separator: "/")
         guard segments.count >= 2, let edge = Self.edge(of: url), (1...2000).contains(edge),
-            let colour = segments.last, [3, 6].contains(colour.count), colour.allSatisfy(\.isHexDigit)
+            let colour = segments.last, (1...6).contains(colour.count), colour.allSatisfy(\.isHexDigit)
         else { return nil }
-        let hex = colour.count == 3 ? colour.map { "\($0)\($0)" }.joined() : String(colour)
+        // Three digits are CSS's short form; jsonplaceholder's data also holds colours of 4 and
+        // 5 digits (one in nine: 9ea06), read as the number they write (#09ea06).
+        let hex = colour.count == 3 ? colour.map { "\($0)\($0)" }.joined() : String(repeating: "0", count: 6 - colour.count) + colour
         guard let rgb = UInt32(hex, radix: 16) else { return nil }
         return SyntheticImage(width: edge, height: edge, rgb: rgb, label: "\(edge)x\(edge)")
     }

@@ -48,11 +48,19 @@ public enum ImageSizeChoice: String, Sendable, CaseIterable {
             ranked += measured.sorted { $0.longestEdge > $1.longestEdge }
         }
         // Sizes without dimensions last, by what their labels say (NASA's come largest first,
-        // Commons' and Openverse's smallest first); among unknown labels the later first.
+        // Commons' and Openverse's smallest first): for `original` the largest; for the others
+        // the one named as asked, else the nearest larger, else the nearest smaller (`--size
+        // small` fetched NASA's original, tens of megabytes, when no size had dimensions).
+        // Among labels that say nothing, the later first.
         let unmeasured = sizes.enumerated().filter { $0.element.longestEdge == 0 }
+        let wanted = self == .original ? nil : Self.labelRank(rawValue)
+        func order(_ rank: Int) -> (Int, Int) {
+            guard let wanted, rank > 0 else { return (rank > 0 ? 0 : 1, -rank) }
+            return rank >= wanted ? (0, rank) : (0, 10 - rank)
+        }
         ranked += unmeasured.sorted { left, right in
-            let (l, r) = (Self.labelRank(left.element.label), Self.labelRank(right.element.label))
-            return l != r ? l > r : left.offset > right.offset
+            let (l, r) = (order(Self.labelRank(left.element.label)), order(Self.labelRank(right.element.label)))
+            return l != r ? l < r : left.offset > right.offset
         }.map(\.element)
         return ranked.first { URLPolicy.isAllowed($0.url) }
     }

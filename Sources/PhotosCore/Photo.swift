@@ -246,9 +246,12 @@ public enum URLPolicy {
     }
 
     /// What Foundation's parser says: the answer for every URL ``PlainHTTPURL`` is not sure of.
+    /// A URL that carries a user name or password (`https://user:secret@host/`) is refused:
+    /// fetched, its credentials would go to the host (a provider's listing names it, not the user).
     static func isAllowedByComponents(_ url: String) -> Bool {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty
+              scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty,
+              components.percentEncodedUser == nil, components.percentEncodedPassword == nil
         else { return false }
         return true
     }

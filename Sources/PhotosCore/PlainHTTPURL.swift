@@ -48,6 +48,12 @@ public struct PlainHTTPURL: Sendable {
             while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
             guard index > portStart, index - portStart <= 5 else { return nil }
         }
+        // The host ends the authority: what follows is the path, a query or a fragment. Anything
+        // else (`https://user@host/`, `https://user:secret@host/`) is user information, left to
+        // Foundation's parser, which names the real host.
+        if index < bytes.count, bytes[index] != UInt8(ascii: "/"), bytes[index] != UInt8(ascii: "?"), bytes[index] != UInt8(ascii: "#") {
+            return nil
+        }
         let pathStart = index
         var pathEnd = bytes.count
         var fragment = false

@@ -43,4 +43,18 @@ import Testing
             #expect(URLPolicy.isAllowed(url) == URLPolicy.isAllowedByComponents(url), "\(url)")
         }
     }
+
+    /// A URL with a user name or password is never fetched (libcurl would send them to the
+    /// host); the fast parser took `https://alice@evil.example/x` for host `alice`.
+    @Test func urlsWithCredentialsAreRefused() {
+        for url in [
+            "https://alice:s3cret@images.example/a.jpg", "https://alice@images.example/a.jpg", "http://a:b@127.0.0.1:8080/x",
+            "https://alice@evil.example", "https://:pw@images.example/a.jpg",
+        ] {
+            #expect(PlainHTTPURL(url) == nil, "\(url)")
+            #expect(!URLPolicy.isAllowed(url), "\(url)")
+        }
+        #expect(URLPolicy.isAllowed("https://images.example/a@2x.jpg"), "an @ in the path is no user name")
+        #expect(PlainHTTPURL("https://images.example/a@2x.jpg")?.host == "images.example")
+    }
 }

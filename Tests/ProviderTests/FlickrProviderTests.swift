@@ -171,6 +171,17 @@ import Testing
         #expect(absurd.width == nil && absurd.height == 768, "\(absurd)")
     }
 
+    /// A page size past Flickr's 500 (a broken proxy's or mirror's number) is no crash: the one
+    /// asked for is used (the page count overflowed and trapped).
+    @Test func anAbsurdPageSizeIsNoCrash() async throws {
+        for perPage in ["9223372036854775807", "\"9223372036854775807\""] {
+            let body = #"{"photos":{"page":1,"pages":1,"perpage":"# + perPage + #","total":5,"photo":[{"id":"1","owner":"o","secret":"s","server":"1","title":"t"}]},"stat":"ok"}"#
+            let provider = Self.provider(FakeHTTP { _ in FakeHTTP.response(Data(body.utf8)) })
+            let page = try await provider.list(ListQuery(text: "x", perPage: 10))
+            #expect(page.perPage == 10 && page.photos.count == 1, "\(perPage)")
+        }
+    }
+
     @Test func recentPhotosUseGetRecent() async throws {
         let http = FakeHTTP.flickrFixtures()
         let page = try await Self.provider(http).list(ListQuery(page: 1, perPage: 10))
@@ -307,10 +318,15 @@ import Testing
         let error112 = await photosError { try await Self.provider(other).list(ListQuery()) }
         #expect(error112 == .unavailable(provider: "flickr", detail: "Flickr error 112: Method \"flickr.x\" not found"))
 
-        // Code 1 means "not found" only for getInfo/getSizes.
+        // Code 1 means "not found" only for getInfo/getSizes; for a search, as 2 (an unknown
+        // user), the search's arguments are wrong: a usage error (64), which trying again
+        // cannot mend, not "unavailable" (69).
         let code1 = FakeHTTP { _ in FakeHTTP.response(#"{"stat":"fail","code":1,"message":"Too many tags in ALL query"}"#) }
         let searchCode1 = await photosError { try await Self.provider(code1).list(ListQuery(text: "a")) }
-        #expect(searchCode1?.kind == "unavailable")
+        #expect(searchCode1?.kind == "usage" && searchCode1?.exitCode == 64, "\(String(describing: searchCode1))")
+        let code2 = FakeHTTP { _ in FakeHTTP.response(#"{"stat":"fail","code":2,"message":"Unknown user"}"#) }
+        let unknownUser = await photosError { try await Self.provider(code2).list(ListQuery(text: "a")) }
+        #expect(unknownUser == .usage("Flickr refused the search (error 2: Unknown user); check --query and --filter"))
     }
 
     @Test func failureBodiesWinOverHTTPStatusAndKeysAreScrubbed() async throws {

@@ -61,6 +61,16 @@ import Testing
         #expect(past.photos.isEmpty && !past.hasMore)
     }
 
+    /// A total no list can have (a broken proxy's header) is no crash: the page count saturates.
+    @Test func anAbsurdTotalCountIsNoCrash() async throws {
+        let http = FakeHTTP { _ in
+            FakeHTTP.response(#"[{"albumId":1,"id":1,"title":"t","url":"https://via.placeholder.com/600/92c952","thumbnailUrl":"https://via.placeholder.com/150/92c952"}]"#,
+                headers: [("X-Total-Count", "9223372036854775807")])
+        }
+        let page = try await Self.provider(http).list(ListQuery(page: 1, perPage: 30))
+        #expect(page.photos.count == 1 && page.hasMore)
+    }
+
     @Test func withoutTotalHeaderAFullPageMeansMore() async throws {
         let provider = Self.provider(try Self.fixtures(totalHeader: false))
         let full = try await provider.list(ListQuery(page: 1, perPage: 30))
@@ -173,7 +183,10 @@ import Testing
             == SyntheticImage(width: 150, height: 150, rgb: 0x92C952, label: "150x150"))
         #expect(provider.syntheticImage(for: "https://via.placeholder.com/600/fff")
             == SyntheticImage(width: 600, height: 600, rgb: 0xFFFFFF, label: "600x600"))
-        #expect(provider.syntheticImage(for: "https://via.placeholder.com/600/92c95") == nil, "5 hex digits is no colour")
+        // jsonplaceholder's data holds colours of five digits too (one record in nine).
+        #expect(provider.syntheticImage(for: "https://via.placeholder.com/600/9ea06")
+            == SyntheticImage(width: 600, height: 600, rgb: 0x09EA06, label: "600x600"))
+        #expect(provider.syntheticImage(for: "https://via.placeholder.com/600/92c9521") == nil, "7 hex digits is no colour")
         #expect(provider.syntheticImage(for: "https://via.placeholder.com/99999/92c952") == nil, "too large to draw")
         #expect(provider.syntheticImage(for: "https://via.placeholder.com/150/zzzzzz") == nil)
         #expect(provider.syntheticImage(for: "not a url") == nil)
