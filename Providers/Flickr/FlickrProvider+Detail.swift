@@ -53,7 +53,7 @@ extension FlickrProvider {
 
         let photo = Photo(
             id: id,
-            title: info.title ?? "",
+            title: info.title.map(HTMLText.decodeEntities) ?? "",
             owner: owner,
             thumbnailURL: thumbnail,
             imageURL: imageURL,
@@ -72,12 +72,18 @@ extension FlickrProvider {
         if let media = Self.nonEmpty(info.media), media != "photo" { extra["media"] = media }
         return PhotoDetail(
             photo: photo,
-            description: Self.nonEmpty(info.description),
+            description: Self.nonEmpty(info.description).map(Self.plainDescription).flatMap(Self.nonEmpty),
             takenAt: taken,
             uploadedAt: uploaded,
             tags: info.tags,
             sizes: photoSizes,
             extra: extra
         )
+    }
+
+    /// A description as text: Flickr's may hold HTML (links, `<br />`, entities), made plain as
+    /// Commons' is; one without markup or entities keeps its line breaks.
+    static func plainDescription(_ text: String) -> String {
+        text.utf8.contains(UInt8(ascii: "<")) || text.utf8.contains(UInt8(ascii: "&")) ? HTMLText.plain(text) : text
     }
 }

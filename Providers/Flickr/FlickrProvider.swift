@@ -124,6 +124,8 @@ public struct FlickrProvider: RegisteredProvider {
         let method: String
         if isSearch {
             method = "flickr.photos.search"
+            // Photos only: Flickr's search lists videos too by default (`media=all`).
+            parameters.append(("media", "photos"))
             if !text.isEmpty { parameters.append(("text", text)) }
             if let tags { parameters.append(("tags", tags)) }
             if let user { parameters.append(("user_id", user)) }
@@ -148,7 +150,10 @@ public struct FlickrProvider: RegisteredProvider {
             throw FlickrError.badData("the \(method) response is not a photo list (\(Self.reason(error)))")
         }
 
-        let photos = list.photos.compactMap(photo(from:))
+        // Videos (getRecent has no `media` argument) are not photos: left out, and not counted
+        // as records that could not be read.
+        let videos = list.photos.count { $0.media == "video" }
+        let photos = list.photos.compactMap { $0.media == "video" ? nil : photo(from: $0) }
         let servedPage = list.page ?? page
         // A page size Flickr cannot serve (past its 500; a broken proxy's or mirror's number) is
         // the one asked for: arithmetic on it would overflow.
@@ -175,7 +180,7 @@ public struct FlickrProvider: RegisteredProvider {
         }
         var listed = PhotoPage(
             page: servedPage, perPage: servedPerPage, total: list.total, hasMore: hasMore, photos: photos,
-            skippedRecords: list.photos.count - photos.count)
+            skippedRecords: list.photos.count - videos - photos.count)
         listed.lastPage = lastPage
         return listed
     }
@@ -220,7 +225,8 @@ public struct FlickrProvider: RegisteredProvider {
         let owner = Self.nonEmpty(record.ownerName) ?? Self.nonEmpty(record.owner)
         return Photo(
             id: PhotoID(provider: Self.name, raw: raw),
-            title: record.title ?? "",
+            // Flickr's titles come with HTML entities at times (`Rex &amp; Bella`).
+            title: record.title.map(HTMLText.decodeEntities) ?? "",
             owner: owner,
             thumbnailURL: thumbnailURL,
             imageURL: imageURL,

@@ -89,6 +89,7 @@ import Testing
         let query = try #require(http.requestedQueries.first)
         #expect(query["method"] == ["flickr.photos.search"])
         #expect(query["text"] == ["dogs"])
+        #expect(query["media"] == ["photos"], "videos are no photos")
         #expect(query["sort"] == ["relevance"])
         #expect(query["page"] == ["2"] && query["per_page"] == ["10"])
         #expect(query["format"] == ["json"] && query["nojsoncallback"] == ["1"])
@@ -180,6 +181,25 @@ import Testing
             let page = try await provider.list(ListQuery(text: "x", perPage: 10))
             #expect(page.perPage == 10 && page.photos.count == 1, "\(perPage)")
         }
+    }
+
+    /// Flickr's text is HTML at times: a title's entities are decoded, a description's markup
+    /// made plain text (printed raw before); a video among recent photos is left out without
+    /// being counted as a record that could not be read.
+    @Test func entitiesAndMarkupAreTextAndVideosAreLeftOut() async throws {
+        let list = #"{"photos":{"page":1,"pages":1,"perpage":10,"total":2,"photo":[{"id":"1","owner":"o","secret":"s","server":"1","title":"Rex &amp; Bella at &quot;La Concha&quot; &#039;24","media":"photo"},{"id":"2","owner":"o","secret":"s","server":"1","title":"a video","media":"video"}]},"stat":"ok"}"#
+        let page = try await Self.provider(FakeHTTP { _ in FakeHTTP.response(Data(list.utf8)) }).list(ListQuery(perPage: 10))
+        #expect(page.photos.map(\.title) == [#"Rex & Bella at "La Concha" '24"#])
+        #expect(page.skippedRecords == 0)
+        let info = #"{"photo":{"id":"1","secret":"s","server":"1","title":{"_content":"Rex &amp; Bella"},"description":{"_content":"Rex loves the sea. <a href=\"https://example.org\">Dogs &amp; Beaches</a><br />More"},"owner":{"nsid":"o","username":"u"},"dates":{"posted":"1","taken":"2020-01-01 00:00:00"},"urls":{"url":[]}},"stat":"ok"}"#
+        let sizes = #"{"sizes":{"size":[{"label":"Large","width":1024,"height":768,"source":"https://live.staticflickr.com/1/1_s_b.jpg"}]},"stat":"ok"}"#
+        let http = FakeHTTP { components in
+            let method = components.queryItems?.first { $0.name == "method" }?.value
+            return FakeHTTP.response(Data((method == "flickr.photos.getInfo" ? info : sizes).utf8))
+        }
+        let detail = try await Self.provider(http).detail(PhotoID(provider: "flickr", raw: "1"))
+        #expect(detail.photo.title == "Rex & Bella")
+        #expect(detail.description == "Rex loves the sea. Dogs & Beaches More", "\(String(describing: detail.description))")
     }
 
     @Test func recentPhotosUseGetRecent() async throws {
