@@ -104,7 +104,9 @@ public struct OpenverseProvider: RegisteredProvider {
             let readable = search.results.compactMap(photo(from:))
             let photos = Array(readable.prefix(perPage))
             let lastPage = min(search.pageCount ?? 0, Self.maxPage)
-            let hasMore = !search.results.isEmpty && page < lastPage && page * perPage < Self.maxDepth
+            // A page that came back empty (Openverse drops dead links from its pages, all of a
+            // page's at times) ends nothing: the pages after it may hold results.
+            let hasMore = page < lastPage && page * perPage < Self.maxDepth
             var result = PhotoPage(
                 page: page, perPage: perPage, total: search.resultCount, hasMore: hasMore, photos: photos,
                 skippedRecords: search.results.count - readable.count)
@@ -120,23 +122,33 @@ public struct OpenverseProvider: RegisteredProvider {
         let first = try await fetch(parameters, page: firstPage, pageSize: size)
         let available = min(first.pageCount ?? firstPage, Self.maxPage)
         let lastPage = min(wantedLast, max(available, firstPage))
-        var results = first.results
-        if lastPage > firstPage, first.results.count >= size {
-            let rest = try await withThrowingTaskGroup(of: (Int, [OpenverseImage]).self) { group in
+        var pages = [(firstPage, first.results)]
+        // Asked for whatever the first holds: Openverse drops dead links from a page, so a page
+        // short of 20 is no end (stopping there lost the rest of every larger page).
+        if lastPage > firstPage {
+            pages += try await withThrowingTaskGroup(of: (Int, [OpenverseImage]).self) { group in
                 for number in (firstPage + 1)...lastPage {
                     group.addTask { (number, try await fetch(parameters, page: number, pageSize: size).results) }
                 }
                 var pages: [(Int, [OpenverseImage])] = []
                 for try await page in group { pages.append(page) }
-                return pages.sorted { $0.0 < $1.0 }.flatMap(\.1)
+                return pages
             }
-            results += rest
+            pages.sort { $0.0 < $1.0 }
         }
-        let skip = offset - (firstPage - 1) * size
-        let window = Array(results.dropFirst(skip).prefix(perPage))
+        // Each API page holds the results of its own 20 places, fewer when some were dropped:
+        // the window takes the places in [offset, offset + perPage), page by page (counting
+        // a short page as 20 would shift every later page into the next window, or out of all).
+        var window: [OpenverseImage] = []
+        for (number, results) in pages {
+            let start = (number - 1) * size
+            for (index, result) in results.prefix(size).enumerated() where (offset..<(offset + perPage)).contains(start + index) {
+                window.append(result)
+            }
+        }
         let readable = window.compactMap(photo(from:))
         let photos = readable
-        let hasMore = (results.count - skip > perPage || lastPage < available) && offset + perPage < Self.maxDepth
+        let hasMore = offset + perPage < min(available * size, Self.maxDepth)
         return PhotoPage(
             page: page, perPage: perPage, total: first.resultCount, hasMore: hasMore, photos: photos,
             skippedRecords: window.count - readable.count)

@@ -127,6 +127,43 @@ import Testing
         }
     }
 
+    /// Openverse drops dead links from its pages, so a page may hold fewer than 20 results, or
+    /// none, with more after it. A listing of pages larger than 20 asked for no more once the
+    /// first came back short, and placed each page's results as if it held 20: with pages of
+    /// 19, 0, 20 and 5 results, --all found 19 of 44 at 30 a page (44 at 20 a page, where one
+    /// request is one page, stopped at the empty second).
+    @Test func openversePagesShortOfTwentyLoseNothing() async throws {
+        try await withServer { server, photos in
+            let counts = [19, 0, 20, 5]
+            server.addRoute { request in
+                guard request.path == "/ov-short/images/" else { return nil }
+                let page = Int(request.queryValue("page") ?? "1") ?? 1
+                let size = Int(request.queryValue("page_size") ?? "20") ?? 20
+                guard size == 20, (1...counts.count).contains(page) else {
+                    return .json(#"{"result_count": 44, "page_count": 4, "page_size": 20, "page": \#(page), "results": []}"#)
+                }
+                let results = (0..<counts[page - 1]).map { index in
+                    let number = (page - 1) * 20 + index
+                    let id = String(format: "%08x-0000-4000-8000-%012x", number, number)
+                    return #"{"id": "\#(id)", "title": "result \#(number)", "creator": "c", "url": "\#(server.url)/images/thumb.jpg", "thumbnail": "\#(server.url)/images/thumb.jpg"}"#
+                }
+                return .json(#"{"result_count": 44, "page_count": 4, "page_size": 20, "page": \#(page), "results": [\#(results.joined(separator: ","))]}"#)
+            }
+            let environment = ["PHOTOS_OPENVERSE_API": server.url + "/ov-short/"]
+            for perPage in ["20", "30", "40"] {
+                let run = try await photos.run(
+                    ["list", "--provider", "openverse", "--query", "dogs", "--per-page", perPage, "--all", "--no-thumbnails", "--format", "jsonl", "--refresh"],
+                    environment: environment)
+                #expect(run.status == 0, "\(perPage): \(run.stderr)")
+                let titles = run.stdout.split(separator: "\n").compactMap { line in
+                    (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["title"] as? String
+                }
+                #expect(titles.count == 44, "\(perPage) a page: \(titles.count) of 44")
+                #expect(Set(titles).count == titles.count, "\(perPage) a page: none twice")
+            }
+        }
+    }
+
     @Test func theNextPageOfAGridIsAGrid() async throws {
         try await withServer { _, photos in
             let run = try await photos.run(["list", "--provider", "placeholder", "--format", "grid", "--columns", "4", "--graphics", "symbols", "--per-page", "8"])

@@ -62,6 +62,8 @@ struct PageWalker: Sendable {
         private var finished = false
         /// Pages in a row that brought nothing not delivered before.
         private var repeatedPages = 0
+        /// Pages in a row that held no photo while the provider said more follow.
+        private var emptyPages = 0
         /// Pages asked for ahead of the walk, by number (see ``askAhead(after:)``).
         private var ahead: [Int: Task<CachedPage, any Error>] = [:]
         /// Whether any page can be asked for directly (page numbers or offsets, not tokens).
@@ -151,7 +153,10 @@ struct PageWalker: Sendable {
             // of a deep search, as Flickr does) would otherwise be asked up to the page bound. One
             // such page can be an upload moving a newest-first listing along by a page.
             repeatedPages = photos.isEmpty && !result.photos.isEmpty && walked > 1 ? repeatedPages + 1 : 0
-            if !walks || !result.hasMore || result.photos.isEmpty || repeatedPages >= 2 || page == Int.max {
+            // An empty page the provider says more follow is walked past (Openverse drops dead
+            // links from its pages, a whole page's at times); three in a row end the walk.
+            emptyPages = result.photos.isEmpty ? emptyPages + 1 : 0
+            if !walks || !result.hasMore || emptyPages >= 3 || repeatedPages >= 2 || page == Int.max {
                 finish()
             } else if walked >= walker.maxPages {
                 listing.pageBoundReached = true
