@@ -182,10 +182,20 @@ public struct CommonsProvider: RegisteredProvider {
                 }
             }
         }
-        if let original = photo.imageURL {
+        // An original no browser shows (TIFF, XCF: `filetype:bitmap` lists them) is not offered to
+        // save: photos saves JPEG, PNG, GIF and WebP, and refused one on every run after
+        // downloading all of it. Commons' renderings of it (the thumbnail's sizes) are JPEGs.
+        if let original = photo.imageURL, isWebImage(info.mime) {
             sizes.append(PhotoSize(label: "original", width: photo.width, height: photo.height, url: original))
         }
         return sizes
+    }
+
+    /// Whether `mime` is an image format photos saves (JPEG, PNG, GIF, WebP); unknown is taken
+    /// for one, as the file's own bytes are checked when it is saved.
+    static func isWebImage(_ mime: String?) -> Bool {
+        guard let mime = mime?.lowercased() else { return true }
+        return ["image/jpeg", "image/jpg", "image/png", "image/gif", "image/webp"].contains(mime)
     }
 
     // MARK: Detail

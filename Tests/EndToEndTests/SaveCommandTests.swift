@@ -262,6 +262,36 @@ import Glibc
         }
     }
 
+    /// Commons lists TIFF scans among bitmaps: their original is no image photos saves, so
+    /// the largest of Commons' JPEG renderings is saved instead (the whole TIFF was downloaded,
+    /// then refused as "not a JPEG, PNG, GIF or WebP image", on every run).
+    @Test func aCommonsTIFFIsSavedAsItsLargestRendering() async throws {
+        try await withServer { server, photos in
+            let jpeg = Array(try Data(contentsOf: FixtureFiles.image("sample.jpg")))
+            let upload = server.url + "/cm-tiff-upload"
+            let answer = #"{"batchcomplete": true, "query": {"pages": [{"pageid": 9001, "ns": 6, "title": "File:Scan.tif", "index": 1, "imageinfo": [{"timestamp": "2020-01-01T00:00:00Z", "user": "u", "size": 48000000, "width": 4000, "height": 3000, "mime": "image/tiff", "thumburl": "\#(upload)/thumb/a/ab/Scan.tif/lossy-page1-330px-Scan.tif.jpg", "thumbwidth": 330, "thumbheight": 248, "url": "\#(upload)/a/ab/Scan.tif", "descriptionurl": "https://commons.wikimedia.org/wiki/File:Scan.tif"}]}]}}"#
+            let tiffAsked = Mutex(0)
+            server.addRoute { request in
+                if request.path == "/cm-tiff/w/api.php" { return .json(answer) }
+                if request.path.hasPrefix("/cm-tiff-upload/thumb/") { return .bytes(jpeg, contentType: "image/jpeg") }
+                if request.path == "/cm-tiff-upload/a/ab/Scan.tif" {
+                    tiffAsked.withLock { $0 += 1 }
+                    return .bytes(Array("II*\u{0}".utf8) + Array(repeating: 0, count: 4096), contentType: "image/tiff")
+                }
+                return nil
+            }
+            let folder = try TemporaryFolder("save")
+            let run = try await photos.run(
+                ["save", "--provider", "commons", "--query", "scan", "--to", folder.url.path, "--format", "json"],
+                environment: ["PHOTOS_COMMONS_API": server.url + "/cm-tiff/w/api.php"])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(try run.json()["saved"] as? Int == 1, "\(run.stdout)")
+            let saved = try Data(contentsOf: folder.url.appendingPathComponent("commons/commons_9001.jpg"))
+            #expect(Array(saved) == jpeg, "the rendering, a JPEG")
+            #expect(tiffAsked.withLock { $0 } == 0, "the TIFF is not downloaded")
+        }
+    }
+
     @Test func anInterruptedSaveResumesWithRanges() async throws {
         try await withServer { server, photos in
             // Every image stops after 30,000 of its 49,796 bytes and the save is interrupted there;
