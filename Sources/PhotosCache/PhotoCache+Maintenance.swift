@@ -180,7 +180,7 @@ extension PhotoCache {
             removed += 1
         }
         if let entries = try? FileManager.default.contentsOfDirectory(atPath: root.path) {
-            for entry in entries where entry.hasPrefix("trash-") {
+            for entry in entries where Self.isTrashFolderName(entry) {
                 // What an interrupted clear or a rebuild left: counted as the orphans it is.
                 let trash = root.appendingPathComponent(entry).path
                 removed += fs.files(under: trash).count
@@ -207,6 +207,19 @@ extension PhotoCache {
 
     /// Index paths are written by this code, but the disk is not trusted: only `images/...`
     /// paths without `..` are ever deleted.
+    /// Whether `name` is one a clear or a rebuild gives the folder it moves aside:
+    /// `trash-<UUID>`, or that with `-tiles` or `-opened` after it. A folder of the user's that
+    /// only starts with `trash-` (`trash-can-photos`, in a cache folder set to one that held
+    /// files already) is not photos' to delete.
+    static func isTrashFolderName(_ name: String) -> Bool {
+        guard name.hasPrefix("trash-") else { return false }
+        var rest = name.dropFirst("trash-".count)
+        for suffix in ["-" + CacheLayout.tilesFolder, "-" + CacheLayout.openedFolder] where rest.hasSuffix(suffix) {
+            rest = rest.dropLast(suffix.count)
+        }
+        return rest.count == 36 && UUID(uuidString: String(rest)) != nil
+    }
+
     static func isSafeRelativePath(_ path: String) -> Bool {
         // Bytes, not Characters, in one pass over them: this runs for every cached image a
         // listing shows (splitting the path into an array cost 5,000 instructions a path).

@@ -49,7 +49,7 @@ extension PhotoCache {
         var statistics = try indexStatistics(lastRuns: lastRuns)
         // What an interrupted clear left to delete: on disk, though no longer in the cache.
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
-        for entry in entries where entry.hasPrefix("trash-") {
+        for entry in entries where Self.isTrashFolderName(entry) {
             for file in configuration.fileSystem.files(under: root.appendingPathComponent(entry).path) {
                 statistics.deletingFiles += 1
                 statistics.deletingBytes += file.size

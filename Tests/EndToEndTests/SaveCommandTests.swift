@@ -548,6 +548,32 @@ import Glibc
         }
     }
 
+    /// A NAME.json that photos did not write (the user's notes) is never written over by
+    /// --metadata, as an image's name is not: the photo says so (it was replaced silently). Its
+    /// own sidecar, from this run or an earlier one, is written again as before.
+    @Test func metadataNeverWritesOverAFilePhotosDidNotWrite() async throws {
+        try await withServer { _, photos in
+            let folder = try TemporaryFolder("save-sidecar")
+            let notes = folder.appending("flickr/flickr_53624890009.jpg.json")
+            try FileManager.default.createDirectory(at: notes.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try "my notes\n".write(to: notes, atomically: true, encoding: .utf8)
+            let run = try await photos.run(["save", "flickr:53624890009", "placeholder:4", "--to", folder.url.path, "--metadata"])
+            #expect(run.status == 75, "\(run.stderr)")
+            #expect(run.stderr.contains("flickr/flickr_53624890009.jpg.json is a file photos did not write: it is left as it is"), "\(run.stderr)")
+            #expect(try String(contentsOf: notes, encoding: .utf8) == "my notes\n")
+            let own = folder.appending("placeholder/placeholder_4.jpg.json")
+            #expect(FileManager.default.fileExists(atPath: own.path))
+            // Its own sidecar is rewritten when the image is saved again (here, for a larger size).
+            let again = try await photos.run(["save", "placeholder:4", "--to", folder.url.path, "--metadata", "--size", "original"])
+            #expect(again.status == 0, "\(again.stderr)")
+            try FileManager.default.removeItem(at: notes)
+            let third = try await photos.run(["save", "flickr:53624890009", "--to", folder.url.path, "--metadata"])
+            #expect(third.status == 0, "\(third.stderr)")
+            let written = try JSONSerialization.jsonObject(with: Data(contentsOf: notes)) as? [String: Any]
+            #expect(written?["id"] as? String == "flickr:53624890009")
+        }
+    }
+
     /// A photo the provider has no detail for is saved from its listing's image whether the
     /// listing is walked by save itself or piped in as JSON Lines.
     @Test func aListingPipedInSavesWhatTheSameListingSaves() async throws {

@@ -132,6 +132,35 @@ struct SaveInputTests {
         #expect(lines[0] == "placeholder:1" && lines[1199] == "placeholder:1200" && lines[1200] == "last-without-newline")
     }
 
+    /// A line far longer than the longest kept is cut to it, and the line after it comes
+    /// whole. (Each read searched the whole line again for its end: a line of 10 MB took 75 s.)
+    @Test func aVeryLongLineIsCutAndTheNextComesWhole() async throws {
+        var descriptors: [Int32] = [0, 0]
+        #expect(pipe(&descriptors) == 0)
+        let (readEnd, writeEnd) = (descriptors[0], descriptors[1])
+        let reader = LineReader(descriptor: readEnd)
+        let bytes = [UInt8](repeating: UInt8(ascii: "c"), count: 20 << 20) + Array("\nplaceholder:1\n".utf8)
+        let writer = Thread {
+            bytes.withUnsafeBytes { raw in
+                guard let base = raw.baseAddress else { return }
+                var offset = 0
+                while offset < raw.count {
+                    let written = write(writeEnd, base + offset, raw.count - offset)
+                    if written <= 0 { break }
+                    offset += written
+                }
+            }
+            close(writeEnd)
+        }
+        writer.start()
+        var lines: [String] = []
+        while let batch = try await reader.next(upTo: 10) { lines += batch }
+        close(readEnd)
+        #expect(lines.count == 2)
+        #expect(lines.first?.utf8.count == LineReader.maxLineBytes)
+        #expect(lines.last == "placeholder:1")
+    }
+
     @Test func theChannelHoldsAtMostItsCapacityAndEndsInOrder() async throws {
         let channel = BatchChannel<Int>(capacity: 1)
         let sent = Atomic<Int>(0)

@@ -178,11 +178,17 @@ import Testing
         _ = try cache.evict(wait: true, sweep: true)
         let after = try cache.statistics()
         #expect(after.images == 2 && after.imageBytes == 2000, "the row of the deleted file is gone: \(after.images)")
-        // The whole folder moved aside, as an interrupted clear leaves it.
-        try FileManager.default.moveItem(at: cache.store.imagesFolder, to: bed.folder.appendingPathComponent("trash-interrupted"))
+        // The whole folder moved aside, as an interrupted clear leaves it (named as a clear
+        // names it); a folder of the user's whose name only starts as one does is left alone.
+        let trash = bed.folder.appendingPathComponent("trash-\(UUID().uuidString)")
+        try FileManager.default.moveItem(at: cache.store.imagesFolder, to: trash)
+        let users = bed.folder.appendingPathComponent("trash-can-photos")
+        try FileManager.default.createDirectory(at: users, withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: users.appendingPathComponent("keep.jpg"))
         _ = try cache.evict(wait: true, sweep: true)
         #expect(try cache.statistics().images == 0)
-        #expect(!FileManager.default.fileExists(atPath: bed.folder.appendingPathComponent("trash-interrupted").path))
+        #expect(!FileManager.default.fileExists(atPath: trash.path))
+        #expect(FileManager.default.fileExists(atPath: users.appendingPathComponent("keep.jpg").path), "not photos' to delete")
     }
 
     /// The real file system, with Ctrl-C pressed as soon as the images are moved aside.

@@ -407,6 +407,11 @@ final class SavedFiles: Sendable {
             return .failed("its metadata could not be encoded: \(error)", .other)
         }
         let sidecar = final.path + ".json"
+        // A file there that photos did not write (the user's notes) is never written over, as
+        // an image's name is not.
+        if Self.isForeignSidecar(sidecar, id: photo.id) {
+            return .failed("\(item.path).json is a file photos did not write: it is left as it is, and no metadata was written", .other)
+        }
         // A short temporary name: the sidecar's own may already be as long as names can be.
         let temporary = final.deletingLastPathComponent().path + "/.photos-" + String(UInt64.random(in: 0...UInt64.max), radix: 16) + ".json"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666)
@@ -417,12 +422,27 @@ final class SavedFiles: Sendable {
             unlink(temporary)
             return Self.fileSystemOutcome(failed, path: sidecar)
         }
+        ExtendedAttribute.set(Self.ownerAttribute, photo.id.description, path: temporary)
         guard closed == 0, rename(temporary, sidecar) == 0 else {
             let code = errno
             unlink(temporary)
             return Self.fileSystemOutcome(code, path: sidecar)
         }
         return nil
+    }
+
+    /// Whether the file at `path` (a sidecar's name) is something photos did not write for
+    /// `id`: not marked as this photo's, nor (written before sidecars were marked) this photo's
+    /// JSON.
+    static func isForeignSidecar(_ path: String, id: PhotoID) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return false }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return true }
+        if let owner = ExtendedAttribute.get(ownerAttribute, path: path) { return owner != id.description }
+        guard info.st_size < 4 << 20, let data = FileManager.default.contents(atPath: path),
+            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        else { return true }
+        return object["id"] as? String != id.description
     }
 
     /// Copies `source` over `part`, in small chunks (the buffer is all the memory it takes).
