@@ -51,4 +51,31 @@ public enum ImageKind: String, Sendable, CaseIterable {
         guard count > 0 else { return nil }
         self.init(sniffing: head.prefix(count))
     }
+
+    /// Whether the file at `path`, an image of this kind, ends as one does: a JPEG's end
+    /// marker, a PNG's `IEND` chunk, a GIF's trailer (each allowing a few bytes of padding after
+    /// it), a WebP's RIFF length. A body cut short where nothing said its length fails it.
+    public func endsWhole(path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return false }
+        let size = Int(info.st_size)
+        if self == .webp {
+            var head = [UInt8](repeating: 0, count: 8)
+            guard head.withUnsafeMutableBytes({ pread(descriptor, $0.baseAddress, 8, 0) }) == 8 else { return false }
+            let declared = Int(head[4]) | Int(head[5]) << 8 | Int(head[6]) << 16 | Int(head[7]) << 24
+            return size >= declared + 8
+        }
+        let count = min(size, 32)
+        var tail = [UInt8](repeating: 0, count: count)
+        guard tail.withUnsafeMutableBytes({ pread(descriptor, $0.baseAddress, count, off_t(size - count)) }) == count else { return false }
+        switch self {
+        case .jpeg: return zip(tail, tail.dropFirst()).contains { $0 == 0xFF && $1 == 0xD9 }
+        case .png: return count >= 4 && (0...(count - 4)).contains { Array(tail[$0..<$0 + 4]) == Array("IEND".utf8) }
+        case .gif: return tail.suffix(4).contains(0x3B)
+        case .webp: return true
+        }
+    }
 }

@@ -292,6 +292,32 @@ import Glibc
         }
     }
 
+    /// A body that ends early where nothing said its length (no Content-Length, the connection
+    /// closed) is no photo: it was saved as one, and every later run skipped it. The same body
+    /// whole is saved.
+    @Test func anImageCutShortWithoutALengthIsNotSaved() async throws {
+        try await withServer { _, photos in
+            let jpeg = Array(try Data(contentsOf: FixtureFiles.image("large.jpg")))
+            let cut = try CloseDelimitedServer(body: jpeg, sending: 20_000)
+            defer { cut.stop() }
+            let whole = try CloseDelimitedServer(body: jpeg, sending: jpeg.count)
+            defer { whole.stop() }
+            let folder = try TemporaryFolder("save-cut")
+            func line(_ id: String, _ url: String) -> String {
+                #"{"id": "flickr:\#(id)", "sizes": [{"label": "Large", "width": 1024, "height": 768, "url": "\#(url)"}]}"#
+            }
+            let input = folder.appending("input.jsonl")
+            try (line("5300000001", cut.url) + "\n" + line("5300000002", whole.url) + "\n").write(to: input, atomically: true, encoding: .utf8)
+            let piped = try runProgram("/bin/sh", ["-c", "exec \"$0\" save - --to \"$1\" --format json < \"$2\"", PhotosBinary.executable.path,
+                folder.appending("out").path, input.path], environment: photos.environment)
+            #expect(piped.status == 75, "\(piped.stderr)")
+            #expect(piped.stdout.contains("the image ended early"), "\(piped.stdout)")
+            let saved = Self.files(under: folder.appending("out"))
+            #expect(saved == ["flickr/flickr_5300000002.jpg"], "\(saved)")
+            #expect(try Data(contentsOf: folder.appending("out/flickr/flickr_5300000002.jpg")) == Data(jpeg))
+        }
+    }
+
     @Test func anInterruptedSaveResumesWithRanges() async throws {
         try await withServer { server, photos in
             // Every image stops after 30,000 of its 49,796 bytes and the save is interrupted there;

@@ -176,3 +176,43 @@ enum LoopbackSocket {
         return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
     }
 }
+
+/// A plain HTTP/1.1 server on 127.0.0.1 that answers every request `200` with `body`'s first
+/// `sending` bytes, no Content-Length, and closes the connection: a body that ends early where
+/// nothing says how long it should be (an old server, or one that died mid-answer).
+public final class CloseDelimitedServer: @unchecked Sendable {
+    public let port: Int
+    private let listener: Int32
+
+    public init(body: [UInt8], sending: Int, contentType: String = "image/jpeg") throws {
+        (listener, port) = try LoopbackSocket.bind(listening: true)
+        let head = Array("HTTP/1.1 200 OK\r\nContent-Type: \(contentType)\r\nConnection: close\r\n\r\n".utf8)
+        let sent = Array(body.prefix(sending))
+        Thread.detachNewThread { [listener] in
+            while true {
+                let client = accept(listener, nil, nil)
+                guard client >= 0 else {
+                    if errno == EINTR { continue }
+                    return  // stopped
+                }
+                // The request's head, up to its blank line.
+                var request: [UInt8] = []
+                var byte: UInt8 = 0
+                while request.count < 16384, read(client, &byte, 1) == 1 {
+                    request.append(byte)
+                    if request.count >= 4, request.suffix(4) == [0x0D, 0x0A, 0x0D, 0x0A] { break }
+                }
+                let answer = head + sent
+                _ = answer.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+                close(client)
+            }
+        }
+    }
+
+    deinit { stop() }
+
+    public func stop() { shutdown(listener, Int32(SHUT_RDWR)) }
+
+    /// The URL of an image on it.
+    public var url: String { "http://127.0.0.1:\(port)/image.jpg" }
+}

@@ -301,6 +301,12 @@ final class SavedFiles: Sendable {
             let what = contentType.map { " (the server said \(TerminalText.fit($0, width: 40)))" } ?? ""
             return .failed("not a JPEG, PNG, GIF or WebP image\(what); nothing was saved", .badData)
         }
+        // Nothing said how long it is (no Content-Length; a connection closed early ends such a
+        // body as its end would): it must end as an image of its kind does, or it is cut short.
+        if expected == nil, !kind.endsWhole(path: part) {
+            unlink(part)
+            return .failed("the image ended early (the server said no length and closed before its end); nothing was saved", .unreachable)
+        }
         if Self.isMisnamed(item.path, as: kind) || literalExtension.map({ ($0 == "jpeg" ? "jpg" : $0) != kind.fileExtension }) == true {
             // The example named is the first by name, whichever download ended first.
             let example = "\(item.path) holds a \(kind == .webp ? "WebP" : kind.rawValue.uppercased()) image"
