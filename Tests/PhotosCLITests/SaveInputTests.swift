@@ -102,13 +102,11 @@ struct SaveInputTests {
         #expect(inputs.filter { if case .invalid = $0 { return true } else { return false } }.count == 2)
     }
 
-    @Test func theReaderHandsOverLinesInBatches() async throws {
+    /// A reader of a pipe that a thread writes `bytes` into, then closes; and the pipe's read end.
+    static func reader(of bytes: [UInt8]) -> (LineReader, Int32) {
         var descriptors: [Int32] = [0, 0]
         #expect(pipe(&descriptors) == 0)
         let (readEnd, writeEnd) = (descriptors[0], descriptors[1])
-        let reader = LineReader(descriptor: readEnd)
-        let text = (1...1200).map { "placeholder:\($0)" }.joined(separator: "\n") + "\r\nlast-without-newline"
-        let bytes = Array(text.utf8)
         let writer = Thread {
             bytes.withUnsafeBytes { raw in
                 guard let base = raw.baseAddress else { return }
@@ -122,6 +120,13 @@ struct SaveInputTests {
             close(writeEnd)
         }
         writer.start()
+        return (LineReader(descriptor: readEnd), readEnd)
+    }
+
+    @Test func theReaderHandsOverLinesInBatches() async throws {
+        let text = (1...1200).map { "placeholder:\($0)" }.joined(separator: "\n") + "\r\nlast-without-newline"
+        let bytes = Array(text.utf8)
+        let (reader, readEnd) = Self.reader(of: bytes)
         var lines: [String] = []
         while let batch = try await reader.next(upTo: 500) {
             #expect(batch.count <= 500)
@@ -135,24 +140,8 @@ struct SaveInputTests {
     /// A line far longer than the longest kept is cut to it, and the line after it comes
     /// whole. (Each read searched the whole line again for its end: a line of 10 MB took 75 s.)
     @Test func aVeryLongLineIsCutAndTheNextComesWhole() async throws {
-        var descriptors: [Int32] = [0, 0]
-        #expect(pipe(&descriptors) == 0)
-        let (readEnd, writeEnd) = (descriptors[0], descriptors[1])
-        let reader = LineReader(descriptor: readEnd)
         let bytes = [UInt8](repeating: UInt8(ascii: "c"), count: 20 << 20) + Array("\nplaceholder:1\n".utf8)
-        let writer = Thread {
-            bytes.withUnsafeBytes { raw in
-                guard let base = raw.baseAddress else { return }
-                var offset = 0
-                while offset < raw.count {
-                    let written = write(writeEnd, base + offset, raw.count - offset)
-                    if written <= 0 { break }
-                    offset += written
-                }
-            }
-            close(writeEnd)
-        }
-        writer.start()
+        let (reader, readEnd) = Self.reader(of: bytes)
         var lines: [String] = []
         while let batch = try await reader.next(upTo: 10) { lines += batch }
         close(readEnd)
