@@ -117,8 +117,19 @@ import Testing
             process.standardError = FileHandle.nullDevice
             try process.run()
             try pipe.fileHandleForWriting.close()
-            // Behind: the pipe (64 KiB) fills while photos writes its lines.
-            try await Task.sleep(for: .seconds(2))
+            // Behind: nothing is read until the pipe (64 KiB) is full, so that photos' next
+            // write finds no room.
+            let reading = pipe.fileHandleForReading.fileDescriptor
+            var waiting: Int32 = 0
+            let deadline = Date().addingTimeInterval(30)
+            func available() -> Int32 {
+                withUnsafeMutablePointer(to: &waiting) { _ = ioctl(reading, UInt(FIONREAD), $0) }
+                return waiting
+            }
+            while process.isRunning, Date() < deadline, available() < 64 * 1024 {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(waiting >= 64 * 1024 || !process.isRunning, "the pipe filled")
             let output = pipe.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
             #expect(process.terminationStatus == 0)
