@@ -133,13 +133,7 @@ struct Listing {
         case let error as PhotosError: return error.exitCode
         case let hinted as HintedError: return exitCode(of: hinted.error)
         case let failure as ProviderFailure: return exitCode(of: failure.error)
-        case let error as TransportError:
-            // As ``CommandRuntime/report(_:prefix:suffix:)`` has them.
-            switch error {
-            case .fileSystem: return 74
-            case .tooLarge: return PhotosError.badData(provider: "", detail: "").exitCode
-            default: return PhotosError.unavailable(provider: "", detail: "").exitCode
-            }
+        case let error as TransportError: return CommandRuntime.exitCode(of: error)
         default: return PhotosError.unavailable(provider: "", detail: "").exitCode
         }
     }

@@ -97,6 +97,19 @@ enum CommandRuntime {
         _exit(128 + signal)
     }
 
+    /// The exit code a transfer's failure ends a command with: 69 (unavailable) but for two.
+    static func exitCode(of error: TransportError) -> Int32 {
+        switch error {
+        // A file that could not be written (a full disk under the cache) is photos' own output
+        // failing, not the provider: 74, as DESIGN has it.
+        case .fileSystem: return 74
+        // An answer far larger than any page (a decompression bomb) is bad data from the
+        // provider (65), as save counts an image over the cap.
+        case .tooLarge: return PhotosError.badData(provider: "", detail: "").exitCode
+        default: return PhotosError.unavailable(provider: "", detail: "").exitCode
+        }
+    }
+
     /// Prints `error` (after `prefix`) and returns the exit code to leave with.
     static func report(_ error: any Error, prefix: String = "", suffix: String = "") -> any Error {
         switch error {
@@ -116,13 +129,7 @@ enum CommandRuntime {
             return ExitCode(error.exitCode)
         case let error as TransportError:
             Diagnostics.error(prefix + error.description + suffix)
-            // A file that could not be written (a full disk under the cache) is photos' own
-            // output failing, not the provider: 74, as DESIGN has it.
-            if case .fileSystem = error { return ExitCode(74) }
-            // An answer far larger than any page (a decompression bomb) is bad data from the
-            // provider (65), as save counts an image over the cap.
-            if case .tooLarge = error { return ExitCode(PhotosError.badData(provider: "", detail: "").exitCode) }
-            return ExitCode(PhotosError.unavailable(provider: "", detail: "").exitCode)
+            return ExitCode(exitCode(of: error))
         case let error as ValidationError:
             return error
         default:
