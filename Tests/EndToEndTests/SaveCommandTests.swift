@@ -1075,6 +1075,48 @@ import Glibc
         }
     }
 
+    /// Two saves whose folders differ (each holds its own folder's lock) but whose names meet
+    /// (`--to D --name "sub/{id}.{ext}"` and `--to D/sub --name "{id}.{ext}"`): each file is
+    /// written by one of them and found there by the other, never a mix of both downloads.
+    @Test func twoSavesIntoOverlappingFoldersNeverWriteOneFileTogether() async throws {
+        try await withServer { server, photos in
+            let ids = (1...8).map { "\(900 + $0)" }
+            // The same photos, each save's listing naming another image for them, sent slowly
+            // enough for the downloads of the two saves to overlap.
+            func listing(_ image: String) throws -> String {
+                try Self.flickrListing(ids.map { id in
+                    (id: id, title: "overlap \(id)", owner: "o", url: "\(server.url)/images/\(image)?slow_bps=150000&n=\(id)")
+                })
+            }
+            let first = Self.route(server, "overlap-large", try listing("large.jpg"))
+            let second = Self.route(server, "overlap-sample", try listing("sample.jpg"))
+            let root = try TemporaryFolder("save-overlap")
+            let shared = root.url.appendingPathComponent("sub")
+            let arguments = ["save", "--provider", "flickr", "--query", "overlap", "--format", "json"]
+            let outer = try photos.start(
+                arguments + ["--to", root.url.path, "--name", "sub/{id}.{ext}"], environment: ["PHOTOS_FLICKR_API": first])
+            let inner = try photos.start(
+                arguments + ["--to", shared.path, "--name", "{id}.{ext}"], environment: ["PHOTOS_FLICKR_API": second])
+            let runs = [try await outer.finish(), try await inner.finish()]
+            var saved = 0
+            for run in runs {
+                #expect(run.status == 0, "\(run.stderr)")
+                let summary = try run.json()
+                #expect((summary["failed"] as? [Any])?.isEmpty == true, "\(run.stdout)")
+                #expect((summary["saved"] as? Int ?? 0) + (summary["skipped"] as? Int ?? 0) == ids.count, "\(run.stdout)")
+                saved += summary["saved"] as? Int ?? 0
+            }
+            #expect(saved == ids.count, "each file saved by one of the two, found there by the other")
+            let large = try Data(contentsOf: Self.large), sample = try Data(contentsOf: FixtureFiles.image("sample.jpg"))
+            let files = Self.files(under: root.url)
+            #expect(files == ids.map { "sub/flickr_\($0).jpg" }.sorted(), "no .part left over: \(files)")
+            for file in files {
+                let bytes = try Data(contentsOf: root.url.appendingPathComponent(file))
+                #expect(bytes == large || bytes == sample, "\(file) is one whole image, not a mix: \(bytes.count) bytes")
+            }
+        }
+    }
+
     /// "Run the same command again to retry" only where a retry may help: a server error, not
     /// an image that is gone or a link photos will never follow.
     @Test func retryIsAdvisedOnlyWhereItMayHelp() async throws {
@@ -1143,6 +1185,8 @@ struct SaveFullDiskTests {
             let whole = try Data(contentsOf: SaveCommandTests.large)
             let files = SaveCommandTests.files(under: mountPoint)
             let finals = files.filter { !$0.hasSuffix(".part") }
+            // The downloads the full disk cut short leave nothing: the room goes back to the user.
+            #expect(finals == files, "no .part left: \(files.filter { $0.hasSuffix(".part") })")
             // How many fit depends on how the parallel downloads interleave: maybe none.
             #expect(finals.count < 100, "the disk was full before the end: \(files.count) files")
             for file in finals {
@@ -1150,7 +1194,13 @@ struct SaveFullDiskTests {
             }
             #expect(!run.stdout.contains("Nothing to save"), "photos were not saved, not absent: \(run.stdout)")
 
-            // The JSON summary names the photos the full disk stopped.
+            // The JSON summary names the photos the full disk stopped: the disk filled to its
+            // last block by a file of the user's.
+            let filler = open(mountPoint.appendingPathComponent("filler").path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+            try #require(filler >= 0)
+            let block = [UInt8](repeating: 1, count: 4096)
+            while block.withUnsafeBytes({ write(filler, $0.baseAddress, $0.count) }) > 0 {}
+            close(filler)
             let json = try await photos.run(
                 ["save", "flickr:53624890009", "placeholder:2", "--size", "large", "--format", "json", "--to", mountPoint.appendingPathComponent("more").path])
             #expect(json.status == 74, "\(json.stderr)")

@@ -38,8 +38,11 @@ extension PhotosCommand {
                 Exit codes: 0 everything saved or already there, 75 some downloads failed (each \
                 is named; run again to resume), 64 wrong usage, 65 the input named no photo or \
                 what came was no image, 69 nothing could be fetched (or no such photo), 74 a \
-                file could not be written (the disk is full), 77 the API key was refused, 130 \
-                interrupted and 143 terminated (.part files are kept for the next run).
+                file could not be written (the disk is full: the downloads it cut short are \
+                removed, to give the room back), 77 the API key was refused, 130 interrupted and \
+                143 terminated (.part files are kept for the next run). Two saves that write the \
+                same file (into one folder, or folders that overlap) take turns: the second finds \
+                the file there.
 
                 Examples:
                   photos save flickr:53624890009 placeholder:17

@@ -97,6 +97,10 @@ final class SavedFiles: Sendable {
     let size: ImageSizeChoice
     /// Folders below `--to` made ready this run, and those of them it had to make.
     private let folders = Mutex<(ready: Set<String>, made: [String])>(([], []))
+    /// Whether a file of this save met a full disk: the `.part` files of the others then go.
+    private let diskFull = Mutex(false)
+    /// Said once, when a file this save wants is being written by another save.
+    private let waitingSaid = OnceFlag()
     /// Files saved under an image extension that is not their type (`--name "{id}.png"` for a
     /// JPEG), and the first of them by name.
     let misnamed = Mutex<(count: Int, first: String?)>((0, nil))
@@ -247,6 +251,47 @@ final class SavedFiles: Sendable {
         // Paths as strings: a URL's path is worked out again at every use.
         let final = filePath(item.path)
         let part = final + Self.partSuffix
+        let lock: PartFileLock?
+        do {
+            lock = try await PartFileLock.acquire(part) {
+                if waitingSaid.claim() { Diagnostics.remark("another photos save is writing some of the same files; waiting for it to finish each") }
+            }
+        } catch {
+            return .cancelled
+        }
+        var outcome: FileOutcome
+        if lock != nil, let changed = changedMeanwhile(item) {
+            // Another save wrote this name since this one looked.
+            outcome = changed
+        } else {
+            outcome = await saveUnlocked(item, final: final, part: part)
+        }
+        if case .diskFull = outcome { diskFull.withLock { $0 = true } }
+        if let lock {
+            switch outcome {
+            case .saved, .skipped: if lock.isEmpty { lock.removeFile() }
+            // A full disk: what this run downloaded only in part goes, to give the room back
+            // (a save stopped by Ctrl-C keeps its .part files to continue them).
+            case .failed, .diskFull, .cancelled:
+                if lock.isEmpty || diskFull.withLock({ $0 }) { lock.removeFile() }
+            }
+            lock.release()
+        }
+        return outcome
+    }
+
+    /// What became of `item`'s name while this save waited for another one writing it: nil when
+    /// it is still this save's to write.
+    private func changedMeanwhile(_ item: SaveItem) -> FileOutcome? {
+        switch existing(item.path, id: item.photo.id, url: item.url) {
+        case .none, .smaller: return nil
+        case .own, .larger: return completeSkipped(item)
+        case .taken:
+            return .failed("another photos save wrote a file named \(item.path) meanwhile; run this save again to save the photo under another name", .write)
+        }
+    }
+
+    private func saveUnlocked(_ item: SaveItem, final: String, part: String) async -> FileOutcome {
         if let cached = item.cachedFile {
             let copied = copy(cached, to: part)
             if let size = copied.size { return publish(item, part: part, final: final, expected: size, contentType: nil) }
@@ -264,8 +309,9 @@ final class SavedFiles: Sendable {
             }
             if response.status == 416, !restarted {
                 // The server cannot continue the .part (it changed, or the .part is whole but was
-                // never checked): start again from the first byte.
-                unlink(part)
+                // never checked): start again from the first byte (emptied, not removed: its
+                // lock is on this file).
+                truncate(part, 0)
                 restarted = true
                 continue
             }
