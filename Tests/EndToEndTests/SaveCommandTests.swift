@@ -1117,6 +1117,52 @@ import Glibc
         }
     }
 
+    /// Ctrl-C while stdin is still open (`photos save -` reading a pipe whose writer is still
+    /// there, or a terminal) stops the save as any other: its JSON summary printed, the folder's
+    /// lock file removed.
+    @Test func anInterruptWhileStdinIsOpenStillSummarises() async throws {
+        try await withServer { _, photos in
+            let folder = try TemporaryFolder("save-stdin-open")
+            var ends: [Int32] = [0, 0]
+            try #require(pipe(&ends) == 0)
+            defer { close(ends[1]) }
+            let running = try photos.start(["save", "-", "--to", folder.url.path, "--format", "json"], standardInput: ends[0])
+            close(ends[0])
+            let line = Array("placeholder:3\n".utf8)
+            #expect(write(ends[1], line, line.count) == line.count)
+            let saved = folder.appending("placeholder/placeholder_3.jpg")
+            let deadline = Date().addingTimeInterval(20)
+            while !FileManager.default.fileExists(atPath: saved.path), Date() < deadline, running.process.isRunning {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            kill(running.process.processIdentifier, SIGINT)
+            let run = try await running.finish()
+            #expect(run.status == 130, "\(run.stderr)")
+            let summary = try run.json()
+            #expect(summary["saved"] as? Int == 1 && (summary["failed"] as? [Any])?.isEmpty == true, "\(run.stdout)")
+            #expect(run.stderr.contains("Stopped: 1 saved before the stop"), "\(run.stderr)")
+            #expect(Self.files(under: folder.url) == ["placeholder/placeholder_3.jpg"], "no lock file or .part left")
+        }
+    }
+
+    /// A save whose listing fails before any photo is known still prints its JSON summary
+    /// (with the provider as what failed) and exits with the failure's code.
+    @Test func aSaveWhoseListingFailsStillPrintsItsJSONSummary() async throws {
+        try await withServer { _, photos in
+            let folder = try TemporaryFolder("save-listing-fails")
+            let refused = try await photos.run(
+                ["save", "--provider", "flickr", "--query", "dogs", "--to", folder.url.path, "--format", "json"],
+                environment: ["FLICKR_API_KEY": "not-the-key"])
+            #expect(refused.status == 77, "\(refused.stderr)")
+            #expect(refused.stderr.contains("Flickr refused the API key"), "\(refused.stderr)")
+            let summary = try refused.json()
+            let failed = try #require(summary["failed"] as? [[String: Any]], "\(refused.stdout)")
+            #expect(failed.count == 1 && failed.first?["id"] as? String == "flickr", "\(refused.stdout)")
+            #expect(summary["saved"] as? Int == 0 && summary["bytes"] as? Int == 0, "\(refused.stdout)")
+            #expect(!refused.stdout.contains("not-the-key") && !refused.stderr.contains("not-the-key"), "no key in the output")
+        }
+    }
+
     /// "Run the same command again to retry" only where a retry may help: a server error, not
     /// an image that is gone or a link photos will never follow.
     @Test func retryIsAdvisedOnlyWhereItMayHelp() async throws {

@@ -105,8 +105,9 @@ public struct PhotosBinary: Sendable {
         try? FileManager.default.removeItem(at: home)
     }
 
-    /// Starts `photos ARGS`; `overrides` set variables, or unset them with nil.
-    public func start(_ arguments: [String], environment overrides: [String: String?] = [:]) throws -> Running {
+    /// Starts `photos ARGS`; `overrides` set variables, or unset them with nil; `standardInput`
+    /// is its stdin (/dev/null when nil).
+    public func start(_ arguments: [String], environment overrides: [String: String?] = [:], standardInput: Int32? = nil) throws -> Running {
         var environment = self.environment
         for (key, value) in overrides { environment[key] = value }
         let id = UUID().uuidString
@@ -118,7 +119,7 @@ public struct PhotosBinary: Sendable {
         let errHandle = try FileHandle(forWritingTo: err)
         let process = try SpawnedProcess(
             Self.executable.path, arguments: arguments, environment: environment,
-            standardOutput: outHandle.fileDescriptor, standardError: errHandle.fileDescriptor)
+            standardOutput: outHandle.fileDescriptor, standardError: errHandle.fileDescriptor, standardInput: standardInput)
         return Running(process: process, out: out, err: err, handles: [outHandle, errHandle])
     }
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PhotosCore
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -22,6 +23,8 @@ final class LineReader: @unchecked Sendable {
     /// (a line of megabytes took time growing with its square: 10 MB, 75 s).
     private var scanned = 0
     private var atEnd = false
+    /// Set when the task waiting for lines is cancelled (Ctrl-C): a read that waits stops.
+    private let cancelled = Atomic(false)
 
     /// The longest line kept; longer ones are cut. A photo object is a few KB, but one line
     /// may be a whole `photos list --format json` document made compact (`jq -c`): thousands of
@@ -34,16 +37,21 @@ final class LineReader: @unchecked Sendable {
 
     /// Up to `count` lines (without their newline; a last line without one included), waiting
     /// for at least one; nil at the end of the input.
-    /// - Throws: `PhotosError.usage` when the input cannot be read.
+    /// - Throws: `PhotosError.usage` when the input cannot be read, `CancellationError` when the
+    ///   task is cancelled while no input comes (stdin a terminal or a pipe left open).
     func next(upTo count: Int) async throws -> [String]? {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async { [self] in
-                do {
-                    continuation.resume(returning: try readLines(upTo: count))
-                } catch {
-                    continuation.resume(throwing: error)
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                queue.async { [self] in
+                    do {
+                        continuation.resume(returning: try readLines(upTo: count))
+                    } catch {
+                        continuation.resume(throwing: error)
+                    }
                 }
             }
+        } onCancel: {
+            cancelled.store(true, ordering: .relaxed)
         }
     }
 
@@ -70,6 +78,10 @@ final class LineReader: @unchecked Sendable {
             }
             // Lines already read are handed over before waiting for more.
             if !lines.isEmpty && !Self.isReadable(descriptor) { break }
+            // Nothing to read yet: waited for in short steps, so that a cancelled save stops.
+            while !Self.isReadable(descriptor, waiting: 100) {
+                if cancelled.load(ordering: .relaxed) { throw CancellationError() }
+            }
             let read = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if read < 0 {
                 if errno == EINTR { continue }
@@ -98,8 +110,12 @@ final class LineReader: @unchecked Sendable {
         return String(decoding: slice, as: UTF8.self)
     }
 
-    private static func isReadable(_ descriptor: Int32) -> Bool {
+    /// Whether a read of `descriptor` would not wait (data, its end, or an error to report),
+    /// waiting up to `milliseconds` for it.
+    private static func isReadable(_ descriptor: Int32, waiting milliseconds: Int32 = 0) -> Bool {
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        return poll(&poller, 1, 0) > 0
+        let ready = poll(&poller, 1, milliseconds)
+        // A descriptor poll cannot watch is read as before (the read says what is wrong).
+        return ready != 0 || (ready < 0 && errno != EINTR)
     }
 }

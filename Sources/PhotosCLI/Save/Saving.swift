@@ -295,17 +295,26 @@ struct Saving {
             try? printSummary(report, format: request.format, folder: folder)
             throw OutputError.failed("\(fatal); \(report.saved) saved, run the same command again when there is room")
         }
+        // A provider whose listing failed while others delivered is a failure of the save too:
+        // named in the summary (and its JSON) by the provider, and not an exit 0.
+        func recordListingFailures() {
+            for (name, error) in laneFailures {
+                guard case .failed(let reason, let kind) = SavedFiles.outcome(for: error) else { continue }
+                report.failures.append(SaveFailure(id: name, error: "its listing failed: " + reason, kind: kind == .missing ? .unreachable : kind, order: Int.max))
+            }
+        }
         if report.received == 0 && report.failures.isEmpty, let (first, error) = laneFailures.first {
+            if request.format == .json, !(error is CancellationError) {
+                // A script still gets its summary: nothing saved, and why (the exit code and
+                // stderr say the same as without --format json).
+                recordListingFailures()
+                try? printSummary(report, format: request.format, folder: folder)
+            }
             guard laneFailures.count > 1 else { throw error }
             for (name, other) in laneFailures.dropFirst() { Diagnostics.error("\(name): \(Diagnostics.describe(other))") }
             throw error is CancellationError ? error : ProviderFailure(provider: first, error: error)
         }
-        // A provider whose listing failed while others delivered is a failure of the save too:
-        // named in the summary (and its JSON) by the provider, and not an exit 0.
-        for (name, error) in laneFailures {
-            guard case .failed(let reason, let kind) = SavedFiles.outcome(for: error) else { continue }
-            report.failures.append(SaveFailure(id: name, error: "its listing failed: " + reason, kind: kind == .missing ? .unreachable : kind, order: Int.max))
-        }
+        recordListingFailures()
         try printSummary(report, format: request.format, folder: folder)
         if let hint = morePhotosHint(inputs, request: request) { Diagnostics.note(hint) }
         if let code = report.exitCode { throw ExitCode(code) }
