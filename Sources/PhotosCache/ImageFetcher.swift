@@ -157,6 +157,10 @@ public struct ImageFetcher: Sendable {
             try? FileManager.default.removeItem(at: partial)
             throw PhotosError.badData(provider: Self.host(url), detail: "not a JPEG, PNG, GIF or WebP image")
         }
+        if response.headers["Content-Length"] == nil, !kind.endsWhole(path: partial.path) {
+            try? FileManager.default.removeItem(at: partial)
+            throw PhotosError.unavailable(provider: Self.host(url), detail: ImageKind.cutShortReason)
+        }
         let target = folder.appendingPathComponent(name + "." + kind.fileExtension)
         guard rename(partial.path, target.path) == 0 else {
             let detail = String(cString: strerror(errno))

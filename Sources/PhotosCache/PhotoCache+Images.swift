@@ -273,6 +273,16 @@ extension PhotoCache {
             return .failure(PhotosError.badData(
                 provider: URLComponents(string: url)?.host ?? "unknown host", detail: "not a JPEG, PNG, GIF or WebP image"))
         }
+        // Nothing said how long it is (no Content-Length: a close-delimited HTTP/1.x body, which a
+        // connection closed early ends as its end would): it must end as an image of its kind
+        // does, or it is cut short and is not kept as the image.
+        if let kind, response.headers["Content-Length"] == nil, !kind.endsWhole(path: path) {
+            guard configuration.fileSystem.exists(atPath: path) else { return .failure(DownloadedFileRemoved.removed) }
+            configuration.fileSystem.remove(atPath: path)
+            return .failure(PhotosError.unavailable(
+                provider: URLComponents(string: url)?.host ?? "unknown host",
+                detail: ImageKind.cutShortReason))
+        }
         let target = URL(fileURLWithPath: path, isDirectory: false)
         let record = ImageRecord(url: url, path: relative, size: size, provider: provider)
         memory.withLock { $0[url] = target }

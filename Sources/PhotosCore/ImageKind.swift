@@ -52,6 +52,9 @@ public enum ImageKind: String, Sendable, CaseIterable {
         self.init(sniffing: head.prefix(count))
     }
 
+    /// Why a body that fails ``endsWhole(path:)`` is refused.
+    public static let cutShortReason = "the image ended early (the server said no length and closed before its end)"
+
     /// Whether the file at `path`, an image of this kind, ends as one does: a JPEG's end
     /// marker, a PNG's `IEND` chunk, a GIF's trailer (each allowing a few bytes of padding after
     /// it), a WebP's RIFF length. A body cut short where nothing said its length fails it.

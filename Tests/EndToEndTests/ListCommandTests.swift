@@ -455,6 +455,44 @@ import Testing
         }
     }
 
+    /// A thumbnail whose body ends early where nothing said its length (an HTTP/1.1 server
+    /// closing mid-answer) is not kept in the cache as the image: the listing says it failed,
+    /// and the next listing fetches it again rather than showing the broken one.
+    @Test func aThumbnailCutShortWithoutALengthIsNotCached() async throws {
+        try await withServer { server, photos in
+            let jpeg = Array(try Data(contentsOf: FixtureFiles.image("large.jpg")))
+            let cut = try CloseDelimitedServer(body: jpeg, sending: 20_000)
+            defer { cut.stop() }
+            let whole = try CloseDelimitedServer(body: jpeg, sending: jpeg.count)
+            defer { whole.stop() }
+            // Each photo's thumbnail (url_q) from one of the two servers.
+            let records = [("811", cut.url), ("812", whole.url)].map { id, url -> [String: Any] in
+                ["id": id, "owner": "1@N01", "secret": "abc", "server": "1", "title": "t", "url_q": url, "width_q": 150, "height_q": 150]
+            }
+            let body: [String: Any] = ["photos": ["page": 1, "pages": 1, "perpage": 2, "total": 2, "photo": records], "stat": "ok"]
+            let listing = String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self)
+            let environment = ["PHOTOS_FLICKR_API": SaveCommandTests.route(server, "cut-thumbnail", listing)]
+            let list = ["list", "--provider", "flickr", "--query", "q", "--format", "jsonl"]
+            let first = try await photos.run(list, environment: environment)
+            #expect(first.stderr.contains("ended early"), "\(first.stderr)")
+            func thumbnails(_ run: PhotosBinary.Run) throws -> [String: String] {
+                var paths: [String: String] = [:]
+                for line in run.stdout.split(separator: "\n") {
+                    let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                    if let id = object["id"] as? String, let path = object["thumbnail_path"] as? String { paths[id] = path }
+                }
+                return paths
+            }
+            let paths = try thumbnails(first)
+            #expect(paths["flickr:811"] == nil, "no thumbnail for the cut image: \(first.stdout)")
+            let kept = try #require(paths["flickr:812"], "\(first.stdout)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: kept)) == Data(jpeg))
+
+            let offline = try await photos.run(list + ["--offline"], environment: environment)
+            #expect(try thumbnails(offline)["flickr:811"] == nil, "the cache holds no cut copy: \(offline.stdout)")
+        }
+    }
+
     /// A page none of whose records can be read is a broken answer, not "no photos match": it
     /// exits 65 and never replaces the cached copy, which `--refresh` serves with a warning.
     @Test func aPageOfOnlyUnreadableRecordsIsBadDataAndNeverReplacesTheCachedPage() async throws {

@@ -194,6 +194,42 @@ import Testing
         #expect(try check.indexedImages([url])[url]?.size == 7000, "and so does its row")
     }
 
+    /// An image whose body ended early where nothing said its length is kept neither in the
+    /// cache nor, when the cache cannot hold it, in the viewer's folder outside it.
+    @Test func anImageCutShortWithoutALengthIsNotKept() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let url = "https://img.example/cut.jpg"
+        let cache = bed.cache()
+        await #expect(throws: PhotosError.self) {
+            _ = try await ImageFetcher(cache: cache, http: FakeImages(size: 5000, cutShort: true)).fetch(url)
+        }
+        cache.finish(command: "test")
+        cache.close()
+        let check = bed.cache()
+        #expect(try check.indexedImages([url])[url] == nil, "no row for it")
+        check.close()
+        let images = (try? FileManager.default.contentsOfDirectory(atPath: bed.folder.appendingPathComponent("images").path)) ?? []
+        #expect(images.isEmpty, "no file for it: \(images)")
+
+        // A cache that cannot hold images (its folder is a file): the viewer's copy is refused too.
+        let notAFolder = bed.folder.appendingPathComponent("file")
+        try Data("x".utf8).write(to: notAFolder)
+        let blocked = PhotoCache(configuration: CacheConfiguration(location: .path(notAFolder), now: bed.clock.function, warn: bed.warnings.sink))
+        defer { blocked.close() }
+        let outside = bed.folder.appendingPathComponent("viewer")
+        do {
+            _ = try await ImageFetcher(cache: blocked, http: FakeImages(size: 5000, cutShort: true)).fetchForViewing(url, provider: nil, outside: outside)
+            Issue.record("a cut image was handed to the viewer")
+        } catch {
+            #expect("\(error)".contains("ended early"), "\(error)")
+        }
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: outside.path)) ?? []).isEmpty)
+        // Whole, it is kept there.
+        let whole = try await ImageFetcher(cache: blocked, http: FakeImages(size: 5000)).fetchForViewing(url, provider: nil, outside: outside)
+        #expect(whole.notCached != nil && whole.file.path.hasPrefix(outside.path))
+    }
+
     @Test func offlineFetchesNothing() async throws {
         let bed = try CacheBed()
         defer { bed.remove() }

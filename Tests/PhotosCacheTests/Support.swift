@@ -98,18 +98,24 @@ final class FakeImages: HTTPFetching, Sendable {
     private let downloads = Mutex<[String: Int]>([:])
     private let delay: Duration
     let size: Int
+    /// Bodies that end early (no end marker), as a close-delimited answer cut short does; no
+    /// response says a length.
+    let cutShort: Bool
 
-    init(size: Int = 1000, delay: Duration = .zero) {
+    init(size: Int = 1000, delay: Duration = .zero, cutShort: Bool = false) {
         self.size = size
         self.delay = delay
+        self.cutShort = cutShort
     }
 
     func count(_ url: String) -> Int { downloads.withLock { $0[url] ?? 0 } }
 
-    /// `size` bytes that start like a JPEG: the cache keeps nothing else as an image.
+    /// `size` bytes that start and end like a JPEG (its end marker, from 6 bytes up): the cache
+    /// keeps nothing else as an image, and a body of no said length must end as one.
     static func image(_ size: Int) -> Data {
-        let magic: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0]
-        return Data(magic.prefix(size)) + Data(repeating: 7, count: max(0, size - magic.count))
+        let magic: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0], end: [UInt8] = [0xFF, 0xD9]
+        guard size >= magic.count + end.count else { return Data(magic.prefix(size)) + Data(repeating: 7, count: max(0, size - magic.count)) }
+        return Data(magic) + Data(repeating: 7, count: size - magic.count - end.count) + Data(end)
     }
     var total: Int { downloads.withLock { $0.values.reduce(0, +) } }
 
@@ -121,7 +127,7 @@ final class FakeImages: HTTPFetching, Sendable {
         downloads.withLock { $0[request.url, default: 0] += 1 }
         if delay > .zero { try await Task.sleep(for: delay) }
         let temp = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).photos-partial")
-        try Self.image(size).write(to: temp)
+        try (cutShort ? Self.image(size + 2).dropLast(2) : Self.image(size)).write(to: temp)
         guard rename(temp.path, destination.path) == 0 else {
             throw TransportError.fileSystem(path: destination.path, detail: "rename failed")
         }

@@ -351,7 +351,7 @@ final class SavedFiles: Sendable {
         // body as its end would): it must end as an image of its kind does, or it is cut short.
         if expected == nil, !kind.endsWhole(path: part) {
             unlink(part)
-            return .failed("the image ended early (the server said no length and closed before its end); nothing was saved", .unreachable)
+            return .failed(ImageKind.cutShortReason + "; nothing was saved", .unreachable)
         }
         if Self.isMisnamed(item.path, as: kind) || literalExtension.map({ ($0 == "jpeg" ? "jpg" : $0) != kind.fileExtension }) == true {
             // The example named is the first by name, whichever download ended first.
