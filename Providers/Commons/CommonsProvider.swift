@@ -92,8 +92,9 @@ public struct CommonsProvider: RegisteredProvider {
                     + "page \(page) at \(perPage) per page is past them")
         }
         let answer = try await call(api.search(text, offset: offset, limit: perPage, sort: sort), what: "search")
+        let pages = try await withImageInfo(answer.pages)
         // `query.pages` comes in page-id order (or keyed by id): the search order is `index`.
-        let ordered = answer.pages.enumerated().sorted { left, right in
+        let ordered = pages.enumerated().sorted { left, right in
             switch (left.element.index, right.element.index) {
             case let (l?, r?) where l != r: return l < r
             case (.some, nil): return true
@@ -106,9 +107,9 @@ public struct CommonsProvider: RegisteredProvider {
         let readable = ordered.compactMap(photo(from:))
         let photos = Array(readable.prefix(perPage))
         let hasMore = answer.continuation("gsroffset") != nil && offset + perPage < CommonsAPI.searchWindow
-        // Pages without a page id are records photos cannot read (files that are no bitmap,
-        // a sound or a PDF, are results it leaves out on purpose).
-        let unreadable = ordered.filter { $0.pageID.map(Self.isValidID) != true }.count
+        // Pages without a page id, or whose imageinfo never came, are records photos cannot
+        // read (files that are no bitmap, a sound or a PDF, are results it leaves out on purpose).
+        let unreadable = ordered.filter { $0.pageID.map(Self.isValidID) != true || Self.lacksImageInfo($0) }.count
         var result = PhotoPage(page: page, perPage: perPage, total: nil, hasMore: hasMore, photos: photos, skippedRecords: unreadable)
         result.extraRecords = readable.count - photos.count  // said by the listing
         return result
@@ -140,11 +141,40 @@ public struct CommonsProvider: RegisteredProvider {
         var seen: Set<String> = []
         let ids = Array(list.memberIDs.filter { Self.isValidID($0) && seen.insert($0).inserted }.prefix(perPage))
         guard !ids.isEmpty else { return empty }
-        let info = try await call(api.pages(ids, fullMetadata: false), what: "imageinfo")
+        let info = try await withImageInfo(try await call(api.pages(ids, fullMetadata: false), what: "imageinfo").pages)
         var byID: [String: CommonsPage] = [:]
-        for page in info.pages { if let id = page.pageID, byID[id] == nil { byID[id] = page } }
+        for page in info { if let id = page.pageID, byID[id] == nil { byID[id] = page } }
         let photos = ids.compactMap { byID[$0].flatMap(photo(from:)) }
-        return PhotoPage(page: page, perPage: perPage, total: nil, hasMore: list.continuation("cmcontinue") != nil, photos: photos)
+        // Files whose imageinfo never came are said as records photos could not read.
+        let unread = ids.filter { id in byID[id].map(Self.lacksImageInfo) ?? false }.count
+        return PhotoPage(
+            page: page, perPage: perPage, total: nil, hasMore: list.continuation("cmcontinue") != nil, photos: photos, skippedRecords: unread)
+    }
+
+    /// `pages` with the imageinfo of those that came without it filled in. The API hands out
+    /// imageinfo in batches of bounded size: when a page's worth is larger (long extmetadata),
+    /// the answer holds it for only some pages and says `iicontinue`. The rest are asked for by
+    /// their ids, a few more times while some still lack it; pages that never get it stay
+    /// without (counted as records photos could not read).
+    func withImageInfo(_ pages: [CommonsPage]) async throws -> [CommonsPage] {
+        var pages = pages
+        for _ in 0..<3 {
+            let lacking = pages.indices.filter { Self.lacksImageInfo(pages[$0]) }
+            guard !lacking.isEmpty else { break }
+            let ids = lacking.compactMap { pages[$0].pageID }
+            var found: [String: CommonsImageInfo] = [:]
+            for page in try await call(api.pages(ids, fullMetadata: false), what: "imageinfo").pages {
+                if let id = page.pageID, let info = page.info, found[id] == nil { found[id] = info }
+            }
+            guard !found.isEmpty else { break }
+            for index in lacking { if let id = pages[index].pageID { pages[index].info = found[id] } }
+        }
+        return pages
+    }
+
+    /// Whether `page` is a file photos could show but came without its imageinfo.
+    static func lacksImageInfo(_ page: CommonsPage) -> Bool {
+        page.info == nil && !page.isMissing && page.pageID.map(isValidID) == true && (page.namespace == nil || page.namespace == 6)
     }
 
     /// The unified photo; nil for pages that are not image files (or whose id is not a page id).

@@ -125,6 +125,37 @@ import Testing
         #expect(page.hasMore)
     }
 
+    /// When a page's imageinfo is larger than the API hands out at once, the answer holds it
+    /// for only some pages and says `iicontinue`: the others are asked for by id, not lost.
+    @Test func imageInfoCutShortByTheAPIIsAskedForAndNoPhotoIsLost() async throws {
+        let search = #"""
+            {"continue":{"iicontinue":"Second.png|20240101000000","gsroffset":3,"continue":"gsroffset||"},"query":{"pages":[
+              {"pageid":100,"ns":6,"title":"File:First.jpg","index":1,"imageinfo":[{"url":"https://upload.wikimedia.org/a.jpg","mime":"image/jpeg"}]},
+              {"pageid":200,"ns":6,"title":"File:Second.png","index":2},
+              {"pageid":300,"ns":6,"title":"File:Third.jpg","index":3}
+            ]}}
+            """#
+        let rest = #"""
+            {"batchcomplete":true,"query":{"pages":[
+              {"pageid":200,"ns":6,"title":"File:Second.png","imageinfo":[{"url":"https://upload.wikimedia.org/b.png","mime":"image/png"}]},
+              {"pageid":300,"ns":6,"title":"File:Third.jpg","imageinfo":[{"url":"https://upload.wikimedia.org/c.jpg","mime":"image/jpeg"}]}
+            ]}}
+            """#
+        let http = FakeTransport { query in FakeTransport.answer(query["generator"] == "search" ? search : rest) }
+        let page = try await Self.provider(http).list(ListQuery(text: "x", perPage: 3))
+        #expect(page.photos.map(\.title) == ["First", "Second", "Third"], "in the search's order")
+        #expect(page.photos.map(\.imageURL) == ["https://upload.wikimedia.org/a.jpg", "https://upload.wikimedia.org/b.png", "https://upload.wikimedia.org/c.jpg"])
+        #expect(page.skippedRecords == 0 && page.hasMore)
+        #expect(http.queries.count == 2 && http.queries.last?["pageids"] == "200|300", "\(http.queries)")
+
+        // An API that never sends it: the files are said as records photos could not read.
+        let never = FakeTransport { query in
+            FakeTransport.answer(query["generator"] == "search" ? search : #"{"batchcomplete":true,"query":{"pages":[{"pageid":200,"ns":6},{"pageid":300,"ns":6}]}}"#)
+        }
+        let partial = try await Self.provider(never).list(ListQuery(text: "x", perPage: 3))
+        #expect(partial.photos.map(\.title) == ["First"] && partial.skippedRecords == 2)
+    }
+
     @Test func hostileAndBrokenRecordsAreFilteredButTheirTextIsKept() async throws {
         let page = try await Self.provider(Self.fixtures()).list(ListQuery(text: "pwned", page: 1, perPage: 20))
         #expect(page.photos.map(\.id.raw) == ["90000001", "90000002", "90000003", "90000004", "90000001"],
