@@ -109,7 +109,7 @@ public struct CommonsProvider: RegisteredProvider {
         let hasMore = answer.continuation("gsroffset") != nil && offset + perPage < CommonsAPI.searchWindow
         // Pages without a page id, or whose imageinfo never came, are records photos cannot
         // read (files that are no bitmap, a sound or a PDF, are results it leaves out on purpose).
-        let unreadable = ordered.filter { $0.pageID.map(Self.isValidID) != true || Self.lacksImageInfo($0) }.count
+        let unreadable = ordered.filter { $0.pageID.map(Self.isValidID) != true || Self.lacksImageInfo($0) }.count + answer.nonObjectPages
         var result = PhotoPage(page: page, perPage: perPage, total: nil, hasMore: hasMore, photos: photos, skippedRecords: unreadable)
         result.extraRecords = readable.count - photos.count  // said by the listing
         return result

@@ -50,6 +50,13 @@ struct CommonsAnswer {
     /// `query.pages`, in the order the API sent them.
     var pages: [CommonsPage] { commonsObjects(query?["pages"]).map(CommonsPage.init) }
 
+    /// Entries of `query.pages` that are not objects: records photos cannot read.
+    var nonObjectPages: Int {
+        let value = query?["pages"]
+        let count = (value as? [Any])?.count ?? (value as? [String: Any])?.count ?? 0
+        return count - commonsObjects(value).count
+    }
+
     /// `query.categorymembers`: page ids in list order.
     var memberIDs: [String] {
         commonsObjects(query?["categorymembers"]).compactMap { LenientJSON.string($0["pageid"]) }

@@ -180,7 +180,7 @@ public struct FlickrProvider: RegisteredProvider {
         }
         var listed = PhotoPage(
             page: servedPage, perPage: servedPerPage, total: list.total, hasMore: hasMore, photos: photos,
-            skippedRecords: list.photos.count - videos - photos.count)
+            skippedRecords: list.photos.count - videos - photos.count + list.nonObjects)
         listed.lastPage = lastPage
         return listed
     }

@@ -248,6 +248,8 @@ struct FlickrPhotoList {
     var perPage: Int?
     var total: Int?
     var photos: [FlickrPhotoRecord]
+    /// Entries of `photo` that are not objects (a number, a string, null): records photos cannot read.
+    var nonObjects = 0
 
     /// - Throws: ``FlickrDecodingError`` when the response is not a photo list.
     init(_ document: JSONDocument) throws {
@@ -258,6 +260,7 @@ struct FlickrPhotoList {
         perPage = list.int("perpage") ?? list.int("per_page")
         total = list.int("total")
         photos = list.objects("photo").map(FlickrPhotoRecord.init)
+        if let entries = list.value["photo"], entries.kind == .array { nonObjects = entries.count - photos.count }
     }
 }
 

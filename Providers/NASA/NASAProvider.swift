@@ -105,7 +105,7 @@ public struct NASAProvider: RegisteredProvider {
             throw PhotosError.badData(provider: Self.name, detail: "the /search response is not a collection of items")
         }
         // A photo sent twice stays: the listing keeps it once and says so, as for every provider.
-        var unreadable = 0
+        var unreadable = collection.nonObjects
         let readable = collection.items.compactMap { item -> Photo? in
             guard let photo = photo(from: item) else {
                 unreadable += 1

@@ -12,6 +12,8 @@ private func nasaObjects(_ value: Any?) -> [[String: Any]] {
 /// `GET /search`: `{"collection":{"version","href","items":[...],"metadata":{"total_hits"},"links":[...]}}`.
 struct NASACollection {
     var items: [NASAItem]
+    /// Entries of `items` that are not objects: records photos cannot read.
+    var nonObjects = 0
     var totalHits: Int?
     /// Whether the collection links to a next page; nil when it carries no links at all.
     var hasNext: Bool?
@@ -22,6 +24,7 @@ struct NASACollection {
             let collection = root["collection"] as? [String: Any], let items = collection["items"] as? [Any]
         else { return nil }
         self.items = items.compactMap { ($0 as? [String: Any]).map(NASAItem.init) }
+        nonObjects = items.count - self.items.count
         totalHits = LenientJSON.int((collection["metadata"] as? [String: Any])?["total_hits"])
         if let links = collection["links"] as? [Any] {
             hasNext = links.contains { LenientJSON.string(($0 as? [String: Any])?["rel"])?.lowercased() == "next" }

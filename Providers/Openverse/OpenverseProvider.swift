@@ -109,7 +109,7 @@ public struct OpenverseProvider: RegisteredProvider {
             let hasMore = page < lastPage && page * perPage < Self.maxDepth
             var result = PhotoPage(
                 page: page, perPage: perPage, total: search.resultCount, hasMore: hasMore, photos: photos,
-                skippedRecords: search.results.count - readable.count)
+                skippedRecords: search.results.count - readable.count + search.nonObjects)
             result.extraRecords = readable.count - photos.count  // said by the listing
             return result
         }
@@ -123,15 +123,19 @@ public struct OpenverseProvider: RegisteredProvider {
         let available = min(first.pageCount ?? firstPage, Self.maxPage)
         let lastPage = min(wantedLast, max(available, firstPage))
         var pages = [(firstPage, first.results)]
+        var nonObjects = first.nonObjects
         // Asked for whatever the first holds: Openverse drops dead links from a page, so a page
         // short of 20 is no end (stopping there lost the rest of every larger page).
         if lastPage > firstPage {
-            pages += try await withThrowingTaskGroup(of: (Int, [OpenverseImage]).self) { group in
+            pages += try await withThrowingTaskGroup(of: (Int, OpenverseSearch).self) { group in
                 for number in (firstPage + 1)...lastPage {
-                    group.addTask { (number, try await fetch(parameters, page: number, pageSize: size).results) }
+                    group.addTask { (number, try await fetch(parameters, page: number, pageSize: size)) }
                 }
                 var pages: [(Int, [OpenverseImage])] = []
-                for try await page in group { pages.append(page) }
+                for try await (number, search) in group {
+                    pages.append((number, search.results))
+                    nonObjects += search.nonObjects
+                }
                 return pages
             }
             pages.sort { $0.0 < $1.0 }
@@ -151,7 +155,7 @@ public struct OpenverseProvider: RegisteredProvider {
         let hasMore = offset + perPage < min(available * size, Self.maxDepth)
         return PhotoPage(
             page: page, perPage: perPage, total: first.resultCount, hasMore: hasMore, photos: photos,
-            skippedRecords: window.count - readable.count)
+            skippedRecords: window.count - readable.count + nonObjects)
     }
 
     /// `--filter` values as API parameters, checked where Openverse would refuse them.

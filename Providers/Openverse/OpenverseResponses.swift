@@ -11,6 +11,8 @@ struct OpenverseSearch {
     /// Pages the API will serve for this query (Openverse caps it at its pagination depth).
     var pageCount: Int?
     var results: [OpenverseImage]
+    /// Entries of `results` that are not objects: records photos cannot read.
+    var nonObjects = 0
 
     /// Nil when `body` is not a JSON object with a `results` array.
     init?(_ body: Data) {
@@ -20,6 +22,7 @@ struct OpenverseSearch {
         resultCount = LenientJSON.int(object["result_count"])
         pageCount = LenientJSON.int(object["page_count"])
         self.results = results.compactMap { ($0 as? [String: Any]).map(OpenverseImage.init) }
+        nonObjects = results.count - self.results.count
     }
 }
 

@@ -44,6 +44,14 @@ import Testing
         #expect(first.tags == ["dog", "dogs", "puppy", "pet"])
     }
 
+    /// Entries of the photo list that are not objects (a number, a string, null) are records
+    /// photos cannot read: counted, for the listing to say, not dropped in silence.
+    @Test func recordsThatAreNotObjectsAreCountedAsSkipped() async throws {
+        let body = #"{"photos":{"page":1,"pages":1,"perpage":10,"total":4,"photo":[1,"x",null,{"id":"5","secret":"abc","server":"1","title":"t"}]},"stat":"ok"}"#
+        let page = try await Self.provider(FakeHTTP { _ in FakeHTTP.response(Data(body.utf8)) }).list(ListQuery(text: "x", perPage: 10))
+        #expect(page.photos.map(\.id.raw) == ["5"] && page.skippedRecords == 3)
+    }
+
     @Test func hostileTitlesArriveRawForTheTerminalToSanitise() async throws {
         let page = try await Self.provider(.flickrFixtures()).list(ListQuery(text: "dogs", perPage: 10))
         let titles = Dictionary(uniqueKeysWithValues: page.photos.map { ($0.id.raw, $0.title) })

@@ -156,6 +156,18 @@ import Testing
         #expect(partial.photos.map(\.title) == ["First"] && partial.skippedRecords == 2)
     }
 
+    /// Pages that are not objects are records photos cannot read: counted, for the listing to
+    /// say, not dropped in silence.
+    @Test func pagesThatAreNotObjectsAreCountedAsSkipped() async throws {
+        let body = #"""
+            {"batchcomplete":true,"query":{"pages":[1,"x",null,
+              {"pageid":100,"ns":6,"title":"File:First.jpg","index":1,"imageinfo":[{"url":"https://upload.wikimedia.org/a.jpg","mime":"image/jpeg"}]}
+            ]}}
+            """#
+        let page = try await Self.provider(FakeTransport { _ in FakeTransport.answer(body) }).list(ListQuery(text: "x", perPage: 10))
+        #expect(page.photos.map(\.title) == ["First"] && page.skippedRecords == 3)
+    }
+
     @Test func hostileAndBrokenRecordsAreFilteredButTheirTextIsKept() async throws {
         let page = try await Self.provider(Self.fixtures()).list(ListQuery(text: "pwned", page: 1, perPage: 20))
         #expect(page.photos.map(\.id.raw) == ["90000001", "90000002", "90000003", "90000004", "90000001"],

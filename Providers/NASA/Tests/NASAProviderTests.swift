@@ -9,6 +9,15 @@ import Testing
     static let base = "https://nasa.example.test"
     static let empty = #"{"collection":{"version":"1.0","href":"x","items":[],"metadata":{"total_hits":0}}}"#
 
+    /// Items that are not objects are records photos cannot read: counted, for the listing to
+    /// say, not dropped in silence.
+    @Test func itemsThatAreNotObjectsAreCountedAsSkipped() async throws {
+        let item = #"{"data":[{"nasa_id":"KSC-1","title":"t","media_type":"image"}],"links":[{"href":"https://images-assets.nasa.gov/image/KSC-1/KSC-1~thumb.jpg","rel":"preview"}]}"#
+        let body = #"{"collection":{"version":"1.0","href":"x","items":[1,"x",null,\#(item)],"metadata":{"total_hits":4}}}"#
+        let page = try await Self.provider(FakeTransport { _, _ in FakeTransport.answer(body) }).list(ListQuery(text: "x", perPage: 10))
+        #expect(page.photos.map(\.id.raw) == ["KSC-1"] && page.skippedRecords == 3)
+    }
+
     static func provider(_ http: FakeTransport) -> NASAProvider {
         NASAProvider(context: ProviderContext(http: http, settings: ["PHOTOS_NASA_API": base + "/"]))
     }

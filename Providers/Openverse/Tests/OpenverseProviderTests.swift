@@ -111,6 +111,16 @@ import Testing
         #expect(page.photos.count == 20 && !page.hasMore, "page 20 is as deep as anonymous clients go")
     }
 
+    /// Results that are not objects are records photos cannot read: counted, for the listing
+    /// to say, on a page of one request and on one made of several.
+    @Test func resultsThatAreNotObjectsAreCountedAsSkipped() async throws {
+        let body = #"{"result_count":4,"page_count":1,"page_size":20,"page":1,"results":[1,"x",null,{"id":"00000000-0000-4000-8000-000000000001","title":"t"}]}"#
+        let page = try await Self.provider(FakeTransport { _, _ in FakeTransport.answer(body) }).list(ListQuery(text: "x", perPage: 20))
+        #expect(page.photos.count == 1 && page.skippedRecords == 3)
+        let larger = try await Self.provider(FakeTransport { _, _ in FakeTransport.answer(body) }).list(ListQuery(text: "x", perPage: 30))
+        #expect(larger.photos.count == 1 && larger.skippedRecords == 3)
+    }
+
     @Test func aServerSendingMoreThanAskedDoesNotStretchThePage() async throws {
         let ten = try OpenverseFixtures.data("search-dogs-10-1.json")
         let page = try await Self.provider(FakeTransport { _, _ in FakeTransport.answer(ten) }).list(ListQuery(text: "dogs", perPage: 5))
