@@ -190,14 +190,19 @@ final class CacheIndex: Sendable {
         if fs.exists(atPath: marker) {
             return try rebuild(because: "it was found corrupt by an earlier run") { _ in true }
         }
-        if !fs.exists(atPath: path), fs.exists(atPath: root.appendingPathComponent("images").path) {
-            // An images folder that is not photos' (the cache pointed at a folder of the user's
-            // own) is never moved aside and deleted: the cache is not used instead.
-            if let foreign = Self.foreignFile(inImages: root.appendingPathComponent("images").path, fs: fs) {
+        if !fs.exists(atPath: path) {
+            // A folder of photos' names that is not photos' (the cache pointed at a folder of the
+            // user's own) is never moved aside, swept or cleared: the cache is not used instead.
+            for (name, isOwn) in Self.ownFolders {
+                let folder = root.appendingPathComponent(name).path
+                guard fs.exists(atPath: folder), let foreign = Self.foreignFile(in: folder, fs: fs, isOwn: isOwn) else { continue }
+                let article = name.first.map { "aeiou".contains($0) } == true ? "an" : "a"
                 throw ForeignCacheFolder(
-                    reason: "the cache folder \(root.path) has an images folder photos did not make (it holds \(foreign)); "
+                    reason: "the cache folder \(root.path) has \(article) \(name) folder photos did not make (it holds \(foreign)); "
                         + "photos leaves it alone and continues without the cache: set PHOTOS_CACHE_DIR to a folder of its own")
             }
+        }
+        if !fs.exists(atPath: path), fs.exists(atPath: root.appendingPathComponent("images").path) {
             // Images without an index: the index was deleted. Re-check under the lock, since a
             // process starting at the same moment as another may see the folder first.
             return try rebuild(because: "it was missing while images remained") { [fs, path] _ in !fs.exists(atPath: path) }
@@ -351,15 +356,45 @@ final class CacheIndex: Sendable {
     /// A file in `folder` that photos would not have written there (named otherwise than
     /// `HEX64.ext`, a temp file, or in a folder other than an old two-letter shard), if any.
     static func foreignFile(inImages folder: String, fs: any CacheFileSystem) -> String? {
-        func isHex(_ text: Substring) -> Bool { text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) } }
-        func isOwn(_ relative: Substring) -> Bool {
-            let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
-            guard let name = parts.last, parts.count == 1 || (parts.count == 2 && parts[0].count == 2 && isHex(parts[0])) else { return false }
-            if name.hasPrefix("."), name.hasSuffix(CacheLayout.partialSuffix) { return true }
-            let stem = name.prefix { $0 != "." }
-            let ext = name.dropFirst(stem.count)
-            return stem.count == 64 && isHex(stem) && (ext.isEmpty || (2...6).contains(ext.count) && ext.dropFirst().allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) })
-        }
+        foreignFile(in: folder, fs: fs, isOwn: isOwnImage)
+    }
+
+    /// The folders photos makes in the cache folder, each with what its files' names are
+    /// (relative to it): checked before a cache folder without an index is taken as photos'.
+    static let ownFolders: [(name: String, isOwn: @Sendable (Substring) -> Bool)] = [
+        ("images", isOwnImage), (CacheLayout.tilesFolder, isOwnTile), (CacheLayout.openedFolder, isOwnOpened),
+    ]
+
+    private static func isHex(_ text: Substring) -> Bool { text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) } }
+
+    /// `HEX64[.ext]`: an image named by its URL's SHA-256, or the temporary file of one.
+    private static func isImageName(_ name: Substring) -> Bool {
+        if name.hasPrefix("."), name.hasSuffix(CacheLayout.partialSuffix) { return true }
+        let stem = name.prefix { $0 != "." }
+        let ext = name.dropFirst(stem.count)
+        return stem.count == 64 && isHex(stem) && (ext.isEmpty || (2...6).contains(ext.count) && ext.dropFirst().allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) })
+    }
+
+    /// An image, directly in `images/` or in a two-hex-digit folder of it (an older layout).
+    static func isOwnImage(_ relative: Substring) -> Bool {
+        let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
+        guard let name = parts.last, parts.count == 1 || (parts.count == 2 && parts[0].count == 2 && isHex(parts[0])) else { return false }
+        return isImageName(name)
+    }
+
+    /// A rendered tile, `HEX16.tile`, or a temporary file being written beside one.
+    static func isOwnTile(_ relative: Substring) -> Bool {
+        guard !relative.contains("/") else { return false }
+        if relative.hasPrefix(".") { return true }
+        return relative.count == 21 && relative.hasSuffix(".tile") && isHex(relative.prefix(16))
+    }
+
+    /// An image handed to a viewer: an image's name.
+    static func isOwnOpened(_ relative: Substring) -> Bool {
+        !relative.contains("/") && isImageName(relative)
+    }
+
+    static func foreignFile(in folder: String, fs: any CacheFileSystem, isOwn: (Substring) -> Bool) -> String? {
         let prefix = folder + "/"
         for file in fs.files(under: folder) {
             let relative = file.path.hasPrefix(prefix) ? file.path.dropFirst(prefix.count) : Substring(file.path)

@@ -129,7 +129,9 @@ public final class PhotoCache: Sendable {
         }
         let touched = state.listingHits + state.listingMisses + state.imageHits + state.imageMisses > 0
         let time = now.timeIntervalSince1970
-        if touched {
+        // Counted only where the cache was used: a folder photos declined (not its own) gets no
+        // file of photos'.
+        if touched, index.isOpen {
             runLog.append(
                 RunLog.Run(
                     at: time, command: command, listingHits: state.listingHits, listingMisses: state.listingMisses,

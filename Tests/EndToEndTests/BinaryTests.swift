@@ -71,6 +71,28 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: photos.cacheFolder.path), "looking made no cache folder")
     }
 
+    /// The cache set to a folder of the user's that already has a `tiles` or `opened` folder
+    /// (names photos uses): it is not taken as photos' own, so `cache clear` deletes nothing of
+    /// the user's and photos writes nothing there.
+    @Test(arguments: ["tiles", "opened"])
+    func aFolderOfTheUsersWithTilesOrOpenedIsNotTakenForTheCache(folder: String) async throws {
+        try await withServer { _, photos in
+            let mine = photos.home.appendingPathComponent("mine")
+            let notes = mine.appendingPathComponent("\(folder)/notes.txt")
+            try FileManager.default.createDirectory(at: notes.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try "mine\n".write(to: notes, atomically: true, encoding: .utf8)
+            let environment = ["PHOTOS_CACHE_DIR": mine.path]
+            let list = try await photos.run(["list", "--provider", "placeholder", "--per-page", "3", "--format", "jsonl"], environment: environment)
+            #expect(list.status == 0, "\(list.stderr)")
+            #expect(list.stderr.contains("has a\(folder == "opened" ? "n" : "") \(folder) folder photos did not make (it holds notes.txt)"), "\(list.stderr)")
+            let clear = try await photos.run(["cache", "clear"], environment: environment)
+            #expect(clear.status != 0, "\(clear.stderr)")
+            #expect(try String(contentsOf: notes, encoding: .utf8) == "mine\n", "the user's file is where it was")
+            let names = try FileManager.default.contentsOfDirectory(atPath: mine.path)
+            #expect(names == [folder], "nothing of photos' beside it: \(names)")
+        }
+    }
+
     @Test func offlineWithNothingCachedExits69() async throws {
         let photos = try Photos(server: nil)
         defer { photos.remove() }

@@ -328,12 +328,15 @@ import Glibc
             let endpoint = Self.route(server, "stalled", try Self.flickrListing(stalled))
             let folder = try TemporaryFolder("save")
             let arguments = ["save", "--provider", "flickr", "--query", "stalled", "--to", folder.url.path]
-            let running = try photos.start(arguments + ["--format", "json"], environment: ["PHOTOS_FLICKR_API": endpoint])
+            // The stalled transfers are never given up on before the interrupt, however slow a
+            // loaded machine makes this test.
+            let running = try photos.start(
+                arguments + ["--format", "json"], environment: ["PHOTOS_FLICKR_API": endpoint, "PHOTOS_STALL_SECONDS": "600"])
             func parts() -> [String] { Self.files(under: folder.url).filter { $0.hasSuffix(".part") } }
             func partBytes() -> [Int] {
                 parts().map { (try? FileManager.default.attributesOfItem(atPath: folder.url.appendingPathComponent($0).path)[.size] as? Int) ?? 0 }
             }
-            let deadline = Date().addingTimeInterval(25)
+            let deadline = Date().addingTimeInterval(120)
             while partBytes().filter({ $0 == 30_000 }).count < 6, Date() < deadline, running.process.isRunning {
                 try await Task.sleep(for: .milliseconds(20))
             }
