@@ -334,23 +334,42 @@ public enum TerminalText {
         return text.reduce(0) { $0 + displayWidth($1) }
     }
 
-    /// Columns one grapheme takes: 2 for wide (East Asian, emoji), 0 for lone marks, else 1.
+    /// Columns one grapheme takes. An emoji sequence (a presentation selector, a zero-width
+    /// joiner, an emoji drawn as one) is one wide glyph: 2. Otherwise a terminal draws each
+    /// scalar of the grapheme as `wcwidth` measures it, so the widths add up: a letter followed by
+    /// hundreds of spacing marks, or a run of Hangul leading consonants (one grapheme to Swift),
+    /// takes a column or two for each, not for the first alone.
     public static func displayWidth(_ character: Character) -> Int {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
-        if scalars.contains(where: { $0 == "\u{FE0F}" }) || first.properties.isEmojiPresentation { return 2 }
-        if isWide(first.value) { return 2 }
-        switch first.properties.generalCategory {
+        if first.properties.isEmojiPresentation || scalars.contains(where: { $0 == "\u{FE0F}" || $0 == "\u{200D}" }) { return 2 }
+        var width = 0
+        for scalar in scalars { width += displayWidth(scalar) }
+        return width
+    }
+
+    /// Columns one scalar takes on its own, as `wcwidth` has it: 0 for marks that combine,
+    /// format and control characters and the Hangul vowels and finals that join a leading
+    /// consonant; 2 for East Asian wide and full-width characters; else 1.
+    static func displayWidth(_ scalar: Unicode.Scalar) -> Int {
+        let value = scalar.value
+        if (0x1160...0x11FF).contains(value) || (0xD7B0...0xD7FF).contains(value) { return 0 }
+        if isWide(value) || scalar.properties.isEmojiPresentation { return 2 }
+        switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format, .control: return 0
         default: return 1
         }
     }
 
+    /// East Asian wide and full-width ranges (emoji drawn wide are those with emoji presentation,
+    /// checked apart: a text-style one such as U+1F321 takes one column).
     private static func isWide(_ value: UInt32) -> Bool {
         switch value {
-        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-             0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-             0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
+        case 0x1100...0x115F, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+             0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F,
+             0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x16FE0...0x16FE4, 0x17000...0x18CFF, 0x18D00...0x18D08, 0x1AFF0...0x1B2FF,
+             0x1F200...0x1F202, 0x1F210...0x1F23B, 0x1F240...0x1F248, 0x1F250...0x1F251,
+             0x20000...0x2FFFD, 0x30000...0x3FFFD:
             return true
         default:
             return false

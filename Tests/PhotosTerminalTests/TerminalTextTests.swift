@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import PhotosTerminal
@@ -209,5 +210,34 @@ import Testing
         let narrow = bar.render(done: 1, failed: 0, total: 2, columns: 30)
         #expect(narrow.hasPrefix("Saving ███") && narrow.hasSuffix(" 1/2") && TerminalText.displayWidth(narrow) == 29, "\(narrow)")
         #expect(bar.render(done: 1, failed: 0, total: 2, columns: 16) == "Saving 1/2", "no room for a bar")
+    }
+}
+
+/// Widths as the terminal draws them: glibc's `wcswidth` in a UTF-8 locale is what terminals
+/// measure with; a row measured narrower than it is drawn runs past the window.
+@Suite struct TerminalWidthTests {
+    /// glibc's `wcwidth` (not exported to Swift by its Glibc module).
+    static let wcwidth = unsafeBitCast(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "wcwidth"), to: (@convention(c) (Int32) -> Int32).self)
+
+    @Test func widthsAreWhatTheTerminalDraws() {
+        setlocale(LC_CTYPE, "C.UTF-8")
+        let cases = [
+            String(repeating: "\u{1100}", count: 300),  // Hangul leading consonants: one grapheme to Swift, 600 columns
+            "\u{915}" + String(repeating: "\u{93E}", count: 300),  // a Devanagari letter and 300 spacing vowel signs
+            "\u{17000}\u{1B000}\u{FE10}\u{2329}\u{A960}",  // wide ranges: Tangut, Kana Supplement, vertical forms
+            "\u{1F321}\u{1F54A}",  // emoji in text style: one column each
+            "\u{1F600}日本", "cafe\u{301}", "\u{D55C}\u{AE00}", "\u{1100}\u{1161}\u{11A8}",
+        ]
+        for text in cases {
+            let drawn = text.unicodeScalars.reduce(0) { $0 + Int(Self.wcwidth(Int32(bitPattern: $1.value))) }
+            #expect(drawn > 0)
+            #expect(TerminalText.displayWidth(text) == drawn, "\(text.unicodeScalars.map { String($0.value, radix: 16) }.prefix(4))")
+            for width in [1, 5, 20, 79] {
+                #expect(TerminalText.displayWidth(TerminalText.truncate(text, width: width)) <= width)
+            }
+        }
+        // An emoji sequence is one glyph (terminals draw it so; wcswidth adds its parts).
+        #expect(TerminalText.displayWidth("\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}") == 2)
+        #expect(TerminalText.displayWidth("\u{1F321}\u{FE0F}") == 2)
     }
 }
