@@ -36,6 +36,25 @@ import PhotosTerminal
         }
     }
 
+    /// A table name or key of thousands of dotted parts (a 4 KB file) took tens of seconds and,
+    /// at tens of thousands of parts, crashed the TOML parser (its recursion overflowed the
+    /// stack): refused at once, on its line.
+    @Test(arguments: [
+        "[" + Array(repeating: "a", count: 2000).joined(separator: ".") + "]",
+        Array(repeating: "k", count: 100).joined(separator: ".") + " = 1",
+        "[" + Array(repeating: "a", count: 100_000).joined(separator: ".") + "]",
+    ])
+    func keysOfThousandsOfPartsAreRefused(text: String) {
+        do {
+            _ = try ConfigFile.parse("[ok]\n\(text)\n", schema: ConfigSchema(registry: .standard))
+            Issue.record("accepted")
+        } catch let error as ConfigFile.ParseError {
+            #expect(error.line == 2 && "\(error)".contains("more than 32 dotted parts"), "\(error)")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
     /// Mistakes are said from the top of the file down, and the first of them is the one a
     /// command refuses with, whatever the names of the tables they are in.
     @Test func mistakesComeInTheOrderOfTheFile() throws {

@@ -33,6 +33,9 @@ struct TOMLKeyLines {
     }
 
     private struct Scanner {
+        /// The most parts a key or table name may have (photos' settings have two).
+        static let maxKeyParts = 32
+
         let bytes: [UInt8]
         var index = 0
         var line = 1
@@ -69,6 +72,12 @@ struct TOMLKeyLines {
                         note("expected a table name after '['")
                     }
                     table = readKey()
+                    if table.count > Self.maxKeyParts {
+                        // Deeper than any setting: toml++ recurses once per part (tens of
+                        // thousands overflow its stack), and looking each one up costs its square.
+                        note("a table name of more than \(Self.maxKeyParts) dotted parts")
+                        return found
+                    }
                     if found[table] == nil { found[table] = headerLine }
                     skipToEndOfLine()
                 default:
@@ -77,6 +86,10 @@ struct TOMLKeyLines {
                     if key.isEmpty {
                         skipToEndOfLine()
                         continue
+                    }
+                    if table.count + key.count > Self.maxKeyParts {
+                        note("a key of more than \(Self.maxKeyParts) dotted parts")
+                        return found
                     }
                     if found[table + key] == nil { found[table + key] = keyLine }
                     skipBlanks()
