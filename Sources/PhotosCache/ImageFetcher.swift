@@ -146,7 +146,9 @@ public struct ImageFetcher: Sendable {
         }
         try Self.preparePrivateFolder(folder)
         let name = SHA256.hex(url)
-        let partial = folder.appendingPathComponent(name + ".download")
+        // A name of this download's own: two commands opening the same image at once each
+        // download it, and must not rename or read each other's file.
+        let partial = folder.appendingPathComponent(name + "." + UUID().uuidString + ".download")
         let response = try await http.download(HTTPRequest(url: url, maxBodyBytes: maxImageBytes), to: partial)
         guard response.isSuccess else {
             try? FileManager.default.removeItem(at: partial)

@@ -230,6 +230,40 @@ import Testing
         #expect(whole.notCached != nil && whole.file.path.hasPrefix(outside.path))
     }
 
+    /// Commands opening the same image at once while the cache cannot hold it each download it
+    /// into the viewer's folder: none reads, renames or removes another's file.
+    @Test func viewersOfOneImageAtOnceEachGetItWhole() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let notAFolder = bed.folder.appendingPathComponent("file")
+        try Data("x".utf8).write(to: notAFolder)
+        let outside = bed.folder.appendingPathComponent("viewer")
+        let url = "https://img.example/same.jpg"
+        let results = await withTaskGroup(of: Result<URL, any Error>.self) { group in
+            for _ in 0..<12 {
+                group.addTask {
+                    let blocked = PhotoCache(configuration: CacheConfiguration(location: .path(notAFolder), warn: { _ in }))
+                    defer { blocked.close() }
+                    do {
+                        let http = FakeImages(size: 5000, delay: .milliseconds(Int.random(in: 0...5)))
+                        return .success(try await ImageFetcher(cache: blocked, http: http).fetchForViewing(url, provider: nil, outside: outside).file)
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            }
+            var results: [Result<URL, any Error>] = []
+            for await result in group { results.append(result) }
+            return results
+        }
+        for result in results {
+            switch result {
+            case .success(let file): #expect(try Data(contentsOf: file) == FakeImages.image(5000))
+            case .failure(let error): Issue.record("\(error)")
+            }
+        }
+    }
+
     @Test func offlineFetchesNothing() async throws {
         let bed = try CacheBed()
         defer { bed.remove() }
