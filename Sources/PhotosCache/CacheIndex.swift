@@ -144,7 +144,8 @@ final class CacheIndex: Sendable {
     /// - Returns: the newer schema version replaced, or nil when the index is not newer.
     func replaceIfNewer() throws -> Int? {
         func version() -> Int {
-            guard fs.exists(atPath: path) else { return 0 }
+            // A FIFO there would block the read-only open forever: only a file is read.
+            guard fs.exists(atPath: path), Self.nonRegularKind(path) == nil else { return 0 }
             var grdb = Configuration()
             grdb.readonly = true
             grdb.busyMode = .timeout(configuration.busyTimeout)
@@ -314,6 +315,9 @@ final class CacheIndex: Sendable {
         if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
             throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "\(path) is a symbolic link; photos does not follow links in its cache")
         }
+        if let kind = Self.nonRegularKind(path) {
+            throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "\(path) is \(kind), not a file; remove it and photos makes a new index")
+        }
         let queue = try DatabaseQueue(path: path, configuration: grdb)
         // Only the user may read the index (their searches) and its journal.
         for file in [path, path + "-wal", path + "-shm"] { chmod(file, 0o600) }
@@ -401,6 +405,20 @@ final class CacheIndex: Sendable {
             if !isOwn(relative) { return String(relative) }
         }
         return nil
+    }
+
+    /// What is at `path` when it is there and neither a file nor a link ("a FIFO", "a
+    /// socket", "a device"; a folder is said by SQLite itself): opening one may block or
+    /// read what is no database.
+    static func nonRegularKind(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFIFO: return "a FIFO (named pipe)"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR, S_IFBLK: return "a device"
+        default: return nil
+        }
     }
 
     static func isCorruption(_ error: DatabaseError) -> Bool {

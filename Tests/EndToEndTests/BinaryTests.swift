@@ -93,6 +93,30 @@ import Testing
         }
     }
 
+    /// A FIFO where the index belongs: every command says so and goes on or exits 69, none
+    /// waits on it (`cache clear` opened it to read its version and blocked forever).
+    @Test func aFIFOInPlaceOfTheIndexIsSaidAndBlocksNothing() async throws {
+        try await withServer { _, photos in
+            let listed = try await photos.run(["list", "--provider", "placeholder", "--per-page", "2", "--no-thumbnails"])
+            #expect(listed.status == 0, "\(listed.stderr)")
+            let index = photos.cacheFolder.appendingPathComponent("index.sqlite").path
+            for suffix in ["", "-wal", "-shm"] { unlink(index + suffix) }
+            #expect(mkfifo(index, 0o600) == 0)
+            for arguments in [["cache", "clear"], ["cache", "stats"], ["cache", "prune"], ["list", "--provider", "placeholder", "--per-page", "2", "--no-thumbnails"]] {
+                let running = try photos.start(arguments)
+                let deadline = Date().addingTimeInterval(60)
+                while running.process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+                if running.process.isRunning {
+                    kill(running.process.processIdentifier, SIGKILL)
+                    Issue.record("\(arguments) blocked on the FIFO")
+                }
+                let run = try await running.finish()
+                #expect(run.stderr.contains("is a FIFO (named pipe), not a file"), "\(arguments): \(run.stderr)")
+                #expect(run.status == (arguments[0] == "list" ? 0 : 69), "\(arguments): \(run.status)")
+            }
+        }
+    }
+
     @Test func offlineWithNothingCachedExits69() async throws {
         let photos = try Photos(server: nil)
         defer { photos.remove() }
