@@ -303,7 +303,15 @@ extension PhotoCache {
         // and the next sweep (`cache prune`, or any command within the hour) deletes the
         // `trash-*` folder left.
         let trash = root.appendingPathComponent("trash-\(UUID().uuidString)").path
-        if (try? configuration.fileSystem.move(atPath: store.imagesFolder.path, toPath: trash)) != nil {
+        let imagesFolder = store.imagesFolder.path
+        if CacheIndex.foreignFile(inImages: imagesFolder, fs: configuration.fileSystem) != nil {
+            // Something photos did not put there (a file the user copied in): only photos' own
+            // images go, one by one, and the rest stays where it is.
+            let prefix = imagesFolder + "/"
+            for file in configuration.fileSystem.files(under: imagesFolder) where file.path.hasPrefix(prefix) {
+                if CacheIndex.isOwnImage(file.path.dropFirst(prefix.count)) { configuration.fileSystem.remove(atPath: file.path) }
+            }
+        } else if (try? configuration.fileSystem.move(atPath: imagesFolder, toPath: trash)) != nil {
             removeUnlessCancelled(trash)
         }
         // Rendered terminal tiles (list --format grid, show --preview) go too, and the images

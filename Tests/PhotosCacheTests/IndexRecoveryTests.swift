@@ -115,6 +115,27 @@ import Testing
         #expect(CacheIndex.foreignFile(inImages: own.path, fs: LiveFileSystem()) == nil)
     }
 
+    /// A clear of the whole cache removes photos' images and leaves what someone else put in
+    /// its images folder (a file, a hidden file, a folder, a link) where it is.
+    @Test func aClearLeavesFilesPhotosDidNotPutInItsImagesFolder() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        _ = try await populate(bed)
+        let images = bed.folder.appendingPathComponent("images")
+        let own = try FileManager.default.contentsOfDirectory(atPath: images.path)
+        #expect(own.count == 3)
+        let theirs = ["notmine.jpg", ".hidden", "subdir/f"]
+        try FileManager.default.createDirectory(at: images.appendingPathComponent("subdir"), withIntermediateDirectories: true)
+        for name in theirs { try Data("keep".utf8).write(to: images.appendingPathComponent(name)) }
+        try FileManager.default.createSymbolicLink(atPath: images.appendingPathComponent("link.jpg").path, withDestinationPath: "/nonexistent")
+        let cache = bed.cache()
+        defer { cache.close() }
+        let cleared = try cache.clear()
+        #expect(cleared.images == 3)
+        let left = Set((FileManager.default.enumerator(atPath: images.path)?.allObjects as? [String]) ?? [])
+        #expect(left == ["notmine.jpg", ".hidden", "subdir", "subdir/f", "link.jpg"], "\(left)")
+    }
+
     @Test func anIndexThatCannotBeOpenedNowIsLeftAloneWithItsImages() async throws {
         let bed = try CacheBed()
         defer { bed.remove() }
