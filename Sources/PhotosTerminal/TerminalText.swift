@@ -59,7 +59,7 @@ public enum TerminalText {
     /// selectors: Hangul fillers, the combining grapheme joiner and Khmer's inherent vowels. A
     /// terminal shows nothing for them: they can make a title look empty. (Variation selectors
     /// stay: they choose how the character before them is drawn.)
-    static func isInvisibleFiller(_ scalar: Unicode.Scalar) -> Bool {
+    public static func isInvisibleFiller(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x34F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0: return true
         default: return false
@@ -169,6 +169,12 @@ public enum TerminalText {
     public static func title(_ text: String) -> String {
         let clean = sanitize(text)
         return clean.isEmpty ? "(untitled)" : clean
+    }
+
+    /// Whether `text` shows anything once sanitised: a name or tag made only of joiners, bidi
+    /// marks or fillers shows as a blank, and is left out rather than listed empty.
+    public static func showsSomething(_ text: String) -> Bool {
+        !sanitize(text).trimmingSpaces().isEmpty
     }
 
     /// Sanitises `text` and truncates it to `width` terminal columns, ending with `…` when cut.

@@ -55,6 +55,10 @@ struct NameTemplateTests {
         #expect(try Self.render("{title}.{ext}", Self.photo("-rf *")) == ["_rf _.jpg"], "no file name reads as an option")
         #expect(try Self.render("{owner}/{raw_id}.{ext}", Self.photo("t", owner: "~")) == ["_", "53624890009.jpg"], "no folder named ~")
         #expect(try Self.render("~/{raw_id}.{ext}", Self.photo("t")) == ["_", "53624890009.jpg"])
+        // Letters that show as nothing (Hangul fillers): an owner of them alone is no owner, and
+        // not a folder that looks blank.
+        #expect(try Self.render("{owner}/{raw_id}.{ext}", Self.photo("t", owner: "\u{3164}\u{115F}")) == ["unknown", "53624890009.jpg"])
+        #expect(try Self.render("{title}.{ext}", Self.photo("a\u{3164}b\u{FFA0}")) == ["ab.jpg"])
     }
 
     @Test func longNamesAreCutBetweenCharactersAndKeepTheirExtension() throws {

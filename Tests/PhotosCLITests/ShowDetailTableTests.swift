@@ -35,6 +35,20 @@ struct ShowDetailTableTests {
         #expect(words == Self.detail().description, "every word kept, in order")
     }
 
+    /// An owner or tag that shows nothing once sanitised (joiners, fillers) is left out, in
+    /// show's table and in browse's detail, rather than shown as a blank entry.
+    @Test func ownersAndTagsThatShowNothingAreLeftOut() {
+        var photo = Photo(id: PhotoID(provider: "flickr", raw: "1"), title: "t", owner: "\u{3164}\u{115F}")
+        photo.tags = ["\u{200D}\u{200D}", "zwj", "\u{202E}"]
+        let detail = PhotoDetail(photo: photo, tags: photo.tags)
+        let text = Showing.render(detail, imagePath: nil, width: 80)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(!lines.contains { $0.hasPrefix("Owner") }, "\(text)")
+        #expect(lines.contains { $0.hasPrefix("Tags") && $0.hasSuffix(" zwj") }, "\(text)")
+        let browse = BrowseSession.detailLines(detail)
+        #expect(!browse.contains { $0.0 == "Owner" } && browse.first { $0.0 == "Tags" }?.1 == "zwj", "\(browse)")
+    }
+
     @Test func wrapKeepsEveryWordAndBreaksNone() {
         let text = "one two three \(Self.url) four"
         let lines = TerminalText.wrap(text, width: 12)

@@ -411,11 +411,11 @@ final class BrowseSession: @unchecked Sendable {
     static func detailLines(_ detail: PhotoDetail) -> [(String, String)] {
         let photo = detail.photo
         var lines: [(String, String)] = [("Title", TerminalText.title(photo.title))]
-        if let owner = photo.owner, !owner.isEmpty { lines.append(("Owner", owner)) }
+        if let owner = photo.owner, TerminalText.showsSomething(owner) { lines.append(("Owner", owner)) }
         if let date = detail.takenAt ?? photo.takenAt ?? detail.uploadedAt ?? photo.uploadedAt {
             lines.append(("Date", date.formatted(.iso8601.year().month().day())))
         }
-        let tags = detail.tags.isEmpty ? photo.tags : detail.tags
+        let tags = (detail.tags.isEmpty ? photo.tags : detail.tags).filter(TerminalText.showsSomething)
         if !tags.isEmpty { lines.append(("Tags", tags.joined(separator: ", "))) }
         if let licence = detail.extra["license"] ?? detail.extra["licence"] { lines.append(("Licence", licence)) }
         let largest = detail.sizes.max { $0.longestEdge < $1.longestEdge }

@@ -1,5 +1,6 @@
 import Foundation
 import PhotosCore
+import PhotosTerminal
 
 /// A `--name` template: text with `{field}`s, `/` between folders, e.g. `{provider}/{id}.{ext}`.
 ///
@@ -286,7 +287,9 @@ enum FileNameSanitizer {
     static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse: return true
-        default: return scalar.value == 0x7F
+        // Letters that show as nothing (Hangul fillers, Khmer's inherent vowels, the combining
+        // grapheme joiner): a name of them alone would look blank in a file manager.
+        default: return scalar.value == 0x7F || TerminalText.isInvisibleFiller(scalar)
         }
     }
 

@@ -153,11 +153,11 @@ struct Showing {
             ("ID", photo.id.description),
             ("Title", TerminalText.title(photo.title)),
         ]
-        if let owner = photo.owner { rows.append(("Owner", owner)) }
+        if let owner = photo.owner, TerminalText.showsSomething(owner) { rows.append(("Owner", owner)) }
         if let description = detail.description, !description.isEmpty { rows.append(("Description", description)) }
         if let taken = detail.takenAt ?? photo.takenAt { rows.append(("Taken", taken.formatted(.iso8601))) }
         if let uploaded = detail.uploadedAt ?? photo.uploadedAt { rows.append(("Uploaded", uploaded.formatted(.iso8601))) }
-        let tags = detail.tags.isEmpty ? photo.tags : detail.tags
+        let tags = (detail.tags.isEmpty ? photo.tags : detail.tags).filter(TerminalText.showsSomething)
         if !tags.isEmpty { rows.append(("Tags", tags.joined(separator: ", "))) }
         for key in detail.extra.keys.sorted() {
             let label = key.replacingOccurrences(of: "_", with: " ")
