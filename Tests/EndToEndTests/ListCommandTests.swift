@@ -456,6 +456,26 @@ import Testing
         }
     }
 
+    /// A server that sends more photos than asked for (a mirror, a test server): the listing
+    /// shows the page asked for, and fetches no thumbnail for the photos it leaves out (it
+    /// fetched all ten, and said "10 of 2 thumbnails were not fetched" without a cache).
+    @Test func thumbnailsAreFetchedOnlyForThePhotosShown() async throws {
+        try await withServer { server, photos in
+            let ten = (1...10).map { (id: "\(820 + $0)", title: "t\($0)", owner: "o", url: "\(server.url)/images/large.jpg") }
+            let environment = ["PHOTOS_FLICKR_API": SaveCommandTests.route(server, "ten", try SaveCommandTests.flickrListing(ten))]
+            let list = try await photos.run(["list", "--provider", "flickr", "--query", "q", "--per-page", "2", "--format", "jsonl"], environment: environment)
+            #expect(list.status == 0 && list.stdout.split(separator: "\n").count == 2, "\(list.stderr)")
+            let images = (try? FileManager.default.contentsOfDirectory(atPath: photos.cacheFolder.appendingPathComponent("images").path)) ?? []
+            #expect(images.count == 2, "\(images)")
+            let file = photos.home.appendingPathComponent("not-a-folder")
+            try "x".write(to: file, atomically: true, encoding: .utf8)
+            var uncached = environment
+            uncached["PHOTOS_CACHE_DIR"] = file.path
+            let without = try await photos.run(["list", "--provider", "flickr", "--query", "q", "--per-page", "2"], environment: uncached)
+            #expect(without.stderr.contains("2 of 2 thumbnails were not fetched"), "\(without.stderr)")
+        }
+    }
+
     /// A thumbnail whose body ends early where nothing said its length (an HTTP/1.1 server
     /// closing mid-answer) is not kept in the cache as the image: the listing says it failed,
     /// and the next listing fetches it again rather than showing the broken one.

@@ -33,14 +33,16 @@ struct Listing {
             // walk and slower providers go on.
             let prefetch = thumbnailsWanted && !offline ? ThumbnailPrefetch(fetcher: context.imageFetcher(offline: false), progress: progress) : nil
             var walker = walker
-            if let prefetch { walker.beforeStoring = { page in prefetch.start(page.photos) } }
+            // The photos a page shows: a server sending more than asked for (a mirror, a test
+            // server) gets no thumbnails fetched for those the listing leaves out.
+            let perPage = min(
+                request.perPage ?? request.limit.map { min($0, provider.maxPerPage) } ?? ListingRequest.defaultPerPage,
+                provider.maxPerPage)
+            if let prefetch { walker.beforeStoring = { page in prefetch.start(Array(page.photos.prefix(perPage))) } }
             if prefetch != nil, let imageHost = provider.imageHost {
                 // While the first page the cache lacks is on its way, the connections its
                 // thumbnails will need come up (those on the listing's own host included).
                 let http = context.http, listingHost = provider.listingHost, once = OnceFlag()
-                let perPage = min(
-                    request.perPage ?? request.limit.map { min($0, provider.maxPerPage) } ?? ListingRequest.defaultPerPage,
-                    provider.maxPerPage)
                 walker.beforeFetching = {
                     if once.claim() { http.preconnect(to: imageHost, forTransfers: perPage, alongside: listingHost) }
                 }
