@@ -164,12 +164,12 @@ struct AppEnvironment {
         if let path = configuration.caBundlePath {
             var info = stat()
             guard FileManager.default.isReadableFile(atPath: path), stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-                throw PhotosError.usage("PHOTOS_CA_BUNDLE names \(path), which cannot be read as a file")
+                throw PhotosError.usage("PHOTOS_CA_BUNDLE (config [tls] ca_bundle) names \(path), which cannot be read as a file")
             }
             // Else libcurl refuses it at the first request, as though the server's certificate
             // were wrong (69); this is the user's setting (64).
             guard Self.holdsPEMCertificate(path) else {
-                throw PhotosError.usage("PHOTOS_CA_BUNDLE names \(path), which holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
+                throw PhotosError.usage("PHOTOS_CA_BUNDLE (config [tls] ca_bundle) names \(path), which holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
             }
         }
         return configuration

@@ -77,7 +77,7 @@ final class CacheIndex: Sendable {
                                 + "(use that photos, or photos cache clear to start an empty cache for this one)"
                         }
                         ?? (FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder) && !isFolder.boolValue
-                        ? "the cache folder \(root.path) is a file, not a folder (PHOTOS_CACHE_DIR names a folder); continuing without the cache"
+                        ? "the cache folder \(root.path) is a file, not a folder (PHOTOS_CACHE_DIR or config [cache] dir names a folder); continuing without the cache"
                         : "the cache index at \(path) cannot be used (\(Self.accessProblem(root: root.path, index: path) ?? Self.describe(error))); continuing without the cache")
                     configuration.warn(reason)
                     state = .disabled(reason)

@@ -80,7 +80,7 @@ import Testing
             for (variable, provider) in settings {
                 for value in ["file:///etc", "notaurl"] {
                     let run = try await photos.run(["list", "--provider", provider, "--query", "dogs", "--refresh"], environment: [variable: value])
-                    #expect(run.status == 64 && run.stderr.contains("\(variable) must be an http or https URL"), "\(variable)=\(value): \(run.status) \(run.stderr)")
+                    #expect(run.status == 64 && run.stderr.contains("\(variable) (config [\(provider)] ") && run.stderr.contains(") must be an http or https URL"), "\(variable)=\(value): \(run.status) \(run.stderr)")
                 }
                 let show = try await photos.run(["config", "show"], environment: [variable: "notaurl"])
                 #expect(show.stderr.contains("\(variable) ("), "\(variable): \(show.stderr)")

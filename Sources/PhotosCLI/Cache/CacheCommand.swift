@@ -229,7 +229,7 @@ enum CacheCommandError {
             var info = stat()
             if stat(root, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR {
                 throw PhotosError.unavailable(
-                    provider: "the cache", detail: "the cache folder \(root) is a file, not a folder (PHOTOS_CACHE_DIR names a folder)")
+                    provider: "the cache", detail: "the cache folder \(root) is a file, not a folder (PHOTOS_CACHE_DIR or config [cache] dir names a folder)")
             }
             throw PhotosError.unavailable(provider: "the cache", detail: PhotoCache.describe(error))
         }

@@ -283,7 +283,7 @@ struct Showing {
             }
             throw PhotosError.unavailable(
                 provider: "opener",
-                detail: "no program \(TerminalText.quoted(name)) to open the image with (set PHOTOS_OPENER to a viewer); the image is at \(file.path)")
+                detail: "no program \(TerminalText.quoted(name)) to open the image with (set PHOTOS_OPENER or config [defaults] opener to a viewer); the image is at \(file.path)")
         }
         return Viewer(executable: executable, arguments: options + [file.path])
     }
