@@ -36,6 +36,26 @@ import PhotosTerminal
         }
     }
 
+    /// A table below a section, empty or not, is no setting: refused on its header's line
+    /// (an empty one was passed over without a word, and `[nosuch.sub]` with a key in it was
+    /// refused without a line). A string left open is said as that, not as the TOML parser's
+    /// "unescaped control characters".
+    @Test(arguments: [
+        ("[nosuch.sub]", 2, "unknown table [nosuch]"), ("[cache.sub]", 2, "unknown key 'sub' in [cache]"),
+        ("[flickr.extra]", 2, "unknown key 'extra' in [flickr]"), ("[nosuch.sub]\nx = 1", 2, "unknown table [nosuch]"),
+        ("dir = \"/tmp/x\nmax_size_mb = 5", 2, "its closing \" is missing"),
+    ])
+    func mistakesAreSaidAsWhatTheyAreOnTheirLine(text: String, line: Int, reason: String) {
+        do {
+            _ = try ConfigFile.parse("[cache]\n\(text)\n", schema: ConfigSchema(registry: .standard))
+            Issue.record("accepted")
+        } catch let error as ConfigFile.ParseError {
+            #expect(error.line == line && "\(error)".contains(reason), "\(error)")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
     /// A table name or key of thousands of dotted parts (a 4 KB file) took tens of seconds and,
     /// at tens of thousands of parts, crashed the TOML parser (its recursion overflowed the
     /// stack): refused at once, on its line.

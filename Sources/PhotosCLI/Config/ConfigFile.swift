@@ -158,6 +158,12 @@ struct ConfigFile: Equatable {
             if let schema, prefix.count == 1, table.isEmpty, !schema.sections.contains(prefix[0]) {
                 return try refuse(error(at: prefix, "unknown table [\(prefix[0])]; \(knownSections(schema))"))
             }
+            // Settings are two deep (`[cache] dir`): an empty table below a section
+            // (`[cache.sub]`, `[nosuch.sub]`) is no setting either, not something to pass over.
+            if let schema, prefix.count >= 2, table.isEmpty {
+                let at = schema.keys(in: prefix[0]).isEmpty ? [prefix[0]] : prefix
+                return try refuse(error(at: at, unknownKey(prefix, schema)))
+            }
             // In the order of the file, so that mistakes are said (and the first one refused)
             // from the top down.
             let keys = table.keys.map { key in (line: locations.line(of: prefix + [key]) ?? Int.max, key: key) }

@@ -78,7 +78,11 @@ struct TOMLKeyLines {
                         note("a table name of more than \(Self.maxKeyParts) dotted parts")
                         return found
                     }
-                    if found[table] == nil { found[table] = headerLine }
+                    // Each table the header names or implies (`[a.b]` defines `a` too), for a
+                    // mistake about one of them to be said at this line.
+                    for count in stride(from: 1, through: table.count, by: 1) where found[Array(table.prefix(count))] == nil {
+                        found[Array(table.prefix(count))] = headerLine
+                    }
                     skipToEndOfLine()
                 default:
                     let keyLine = line
@@ -310,6 +314,8 @@ struct TOMLKeyLines {
                 advance()
                 if byte == quote { return }
             }
+            // The TOML parser says only "unescaped control characters" of the line break.
+            note("a string is not closed on its line: its closing \(Character(Unicode.Scalar(quote))) is missing")
         }
     }
 }
