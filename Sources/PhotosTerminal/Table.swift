@@ -160,6 +160,17 @@ public struct Table {
             }
             bytes.append(0x0A)
         }
+        // A terminal narrower than the narrowest the columns go (some 20 columns): each line is
+        // cut at its edge rather than wrapped onto the next.
+        let shown = (0..<count).filter { kept[$0] }
+        if width > 0, shown.map({ widths[$0] }).reduce(0, +) + gap * max(0, shown.count - 1) > width {
+            var clipped: [UInt8] = []
+            for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {
+                clipped += TerminalText.truncate(String(decoding: line, as: UTF8.self), width: width).utf8
+                clipped.append(0x0A)
+            }
+            return clipped
+        }
         return bytes
     }
 }

@@ -93,6 +93,12 @@ import Testing
         }
         #expect(!text.contains("\u{1B}"))
         #expect(text.contains("🐶 dog"))
+        // Narrower than the columns can go (the ID's 8, the title's 8, two gaps): each line is
+        // cut at the edge, not wrapped onto the next by the terminal.
+        for width in [1, 5, 12, 20, 23] {
+            let lines = table.render(width: width).split(separator: "\n")
+            #expect(lines.count == 3 && lines.allSatisfy { TerminalText.displayWidth(String($0)) <= width }, "\(width): \(lines)")
+        }
     }
 
     /// On a terminal too narrow for every column, the columns that may shrink do, then those that
@@ -125,7 +131,8 @@ import Testing
         #expect(narrow[1].hasSuffix("600×600"), "\(narrow)")
     }
 
-    /// The table as it was laid out cell by cell with strings, before it was built as bytes.
+    /// The table as it was laid out cell by cell with strings, before it was built as bytes
+    /// (and, as since, cut at the terminal's edge when its columns cannot be narrower).
     static func referenceRender(_ table: Table, width: Int, gap: Int = 2) -> String {
         func at(_ cells: [String], _ index: Int) -> String { index < cells.count ? cells[index] : "" }
         var widths = table.columns.enumerated().map { index, column in
@@ -150,7 +157,10 @@ import Testing
             }
             return parts.joined(separator: String(repeating: " ", count: gap))
         }
-        return ([line(table.columns.map(\.title))] + table.rows.map(line)).joined(separator: "\n") + "\n"
+        var lines = [line(table.columns.map(\.title))] + table.rows.map(line)
+        // Wider than the terminal (the columns at their narrowest): each line cut at its edge.
+        if widths.reduce(0, +) + gap * (widths.count - 1) > width { lines = lines.map { TerminalText.truncate($0, width: width) } }
+        return lines.joined(separator: "\n") + "\n"
     }
 
     /// Tables of every shape lay out as they did: cells wider than their column, wide and
