@@ -34,21 +34,11 @@ struct TempFile {
     var isOpen: Bool { descriptor >= 0 }
 
     /// Whether a download prepared ahead of its turn may hold its file open until it runs. The
-    /// first use raises the soft limit on open files to the hard one (at most 65,536), as many
-    /// servers and downloaders do; hundreds of prepared downloads are then far below it. Under a
+    /// first use raises the soft limit on open files to the hard one (at most 65,536,
+    /// ``OpenFileBudget``), as many servers and downloaders do; hundreds of prepared downloads are then far below it. Under a
     /// lower limit, files are closed when prepared and reopened by their first write, which costs
     /// an open and a close more per file.
-    static let mayKeepPreparedFilesOpen: Bool = {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return false }
-        let wanted = min(limit.rlim_max, 65_536)
-        if limit.rlim_cur < wanted {
-            var raised = limit
-            raised.rlim_cur = wanted
-            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
-        }
-        return limit.rlim_cur >= 8_192
-    }()
+    static let mayKeepPreparedFilesOpen: Bool = OpenFileBudget.limit >= 8_192
 
     /// Temp names are unique in this process by a counter, and between processes by a random
     /// prefix drawn once (`O_EXCL` refuses the rare clash): one `getrandom` call per process

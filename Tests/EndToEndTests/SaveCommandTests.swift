@@ -1120,6 +1120,49 @@ import Glibc
         }
     }
 
+    /// Ctrl-C while a save waits for another one writing into its folder stops it at once,
+    /// with its (empty) JSON summary: the wait was one blocking flock that no signal ended.
+    @Test func anInterruptWhileWaitingForTheFolderStopsAtOnceWithASummary() async throws {
+        try await withServer { _, photos in
+            let folder = try TemporaryFolder("save-waiting")
+            // Another save holds the folder's lock (held here, as a save holds it).
+            let lock = open(folder.appending(".photos-save.lock").path, O_RDWR | O_CREAT, 0o600)
+            try #require(lock >= 0 && flock(lock, LOCK_EX) == 0)
+            defer { close(lock) }
+            let waiter = try photos.start(["save", "placeholder:1", "--to", folder.url.path, "--format", "json"])
+            // Time to start and to reach the wait, on a loaded machine too (a signal before
+            // photos has its handlers ends it as the system does, without a summary).
+            try await Task.sleep(for: .seconds(3))
+            kill(waiter.process.processIdentifier, SIGINT)
+            let run = try await waiter.finish()
+            #expect(run.status == 130, "\(run.stderr)")
+            // Stopped by the interrupt, not by the fallback exit (which prints no summary).
+            #expect(try run.json()["saved"] as? Int == 0, "\(run.stdout)")
+            #expect(run.stderr.contains("waiting for it to finish") && run.stderr.contains("Stopped: 0 saved"), "\(run.stderr)")
+        }
+    }
+
+    /// A process allowed few open files (`ulimit -n 128`; macOS's default soft limit is 256)
+    /// saves hundreds of files all the same: it keeps fewer in flight instead of failing them
+    /// with "Too many open files".
+    @Test func aLowOpenFileLimitSavesEveryFile() async throws {
+        try await withServer { server, photos in
+            let folder = try TemporaryFolder("save-few-files")
+            let input = folder.appending("input.jsonl")
+            let lines = (1...300).map { index in
+                #"{"id": "flickr:\#(5_300_003_000 + index)", "sizes": [{"label": "Large", "width": 100, "height": 100, "url": "\#(server.url)/thumbs/\#(index).jpg"}]}"#
+            }
+            try (lines.joined(separator: "\n") + "\n").write(to: input, atomically: true, encoding: .utf8)
+            let run = try runProgram(
+                "/bin/sh", ["-c", "ulimit -n 128 && exec \"$0\" save - --to \"$1\" --format json < \"$2\"", PhotosBinary.executable.path,
+                    folder.appending("out").path, input.path], environment: photos.environment)
+            #expect(run.status == 0, "\(run.stderr)")
+            let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
+            #expect(summary["saved"] as? Int == 300 && (summary["failed"] as? [Any])?.isEmpty == true, "\(run.stdout)")
+            #expect(Self.files(under: folder.appending("out")).count == 300)
+        }
+    }
+
     /// Ctrl-C while stdin is still open (`photos save -` reading a pipe whose writer is still
     /// there, or a terminal) stops the save as any other: its JSON summary printed, the folder's
     /// lock file removed.
@@ -1163,6 +1206,15 @@ import Glibc
             #expect(failed.count == 1 && failed.first?["id"] as? String == "flickr", "\(refused.stdout)")
             #expect(summary["saved"] as? Int == 0 && summary["bytes"] as? Int == 0, "\(refused.stdout)")
             #expect(!refused.stdout.contains("not-the-key") && !refused.stderr.contains("not-the-key"), "no key in the output")
+            // A refused key and a dead host: 69 (77 only when every failure is a refused key),
+            // whichever provider is named first.
+            for providers in ["flickr,nasa", "nasa,flickr"] {
+                let mixed = try await photos.run(
+                    ["save", "--provider", providers, "--query", "moon", "--limit", "2", "--to", folder.url.path, "--format", "json"],
+                    environment: ["FLICKR_API_KEY": "not-the-key", "PHOTOS_NASA_API": "https://127.0.0.1:1/nasa"])
+                #expect(mixed.status == 69, "\(providers): \(mixed.stderr)")
+                #expect((try mixed.json()["failed"] as? [Any])?.count == 2, "\(mixed.stdout)")
+            }
         }
     }
 

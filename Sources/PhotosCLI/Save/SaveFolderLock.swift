@@ -28,7 +28,9 @@ final class SaveFolderLock {
 
     /// Takes the lock of `folder`, calling `waiting` once if another save holds it; nil when the
     /// lock file cannot be made (a folder photos cannot write into fails on its own files).
-    static func acquire(in folder: String, waiting: () -> Void) -> SaveFolderLock? {
+    /// - Throws: `CancellationError` when the task is cancelled (Ctrl-C) while it waits: the
+    ///   wait is in short steps, not one blocking `flock` that no signal ends.
+    static func acquire(in folder: String, waiting: () -> Void) async throws -> SaveFolderLock? {
         let path = folder + "/" + fileName
         var said = false
         while true {
@@ -46,11 +48,17 @@ final class SaveFolderLock {
                     said = true
                 }
                 while true {
-                    if flock(descriptor, LOCK_EX) == 0 {
+                    if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
                         locked = true
                         break
                     }
-                    if errno != EINTR { break }
+                    if errno != EWOULDBLOCK && errno != EINTR { break }
+                    do {
+                        try await Task.sleep(for: .milliseconds(50))
+                    } catch {
+                        close(descriptor)
+                        throw error
+                    }
                 }
             }
             guard locked else {

@@ -15,8 +15,12 @@ struct Saving {
     var environment: AppEnvironment { context.environment }
 
     /// Files in flight at once: up to ``filesInFlight`` on the transport (fewer when it carries
-    /// fewer at once) and some queued behind.
-    var window: Int { min(context.http.concurrentTransfers, Self.filesInFlight) + 28 }
+    /// fewer at once) and some queued behind; fewer still when the process may open few files
+    /// (each file in flight holds its `.part` twice, for its lock and its bytes, besides the
+    /// connections, the cache's index and the standard streams).
+    var window: Int {
+        min(min(context.http.concurrentTransfers, Self.filesInFlight) + 28, max(4, (OpenFileBudget.limit - 64) / 3))
+    }
     /// Two connections' worth of HTTP/2 streams. More would not save faster: 200 images in
     /// flight are about 10 MB on the way, more than any link's bandwidth-delay product, and a
     /// save is then bound by the bytes and the CPU that moves them. But every file in flight
@@ -71,8 +75,16 @@ struct Saving {
             throw TransportError.fileSystem(path: folder.path, detail: String(cString: strerror(errno)))
         }
         // Another save into this folder finishes first; its files are then skipped here.
-        let folderLock = SaveFolderLock.acquire(in: folder.path) {
-            Diagnostics.remark("another photos save is writing into \(folder.path); waiting for it to finish")
+        let folderLock: SaveFolderLock?
+        do {
+            folderLock = try await SaveFolderLock.acquire(in: folder.path) {
+                Diagnostics.remark("another photos save is writing into \(folder.path); waiting for it to finish")
+            }
+        } catch {
+            // Stopped (Ctrl-C) while waiting: nothing was saved, and a script still learns so.
+            Diagnostics.note("Stopped: 0 saved before the stop, while waiting for the other save.")
+            if request.format == .json { try? printSummary(SaveReport(started: .now), format: request.format, folder: folder) }
+            throw error
         }
         defer { folderLock?.release() }
         let inputs = SaveInputs(context: context)
@@ -303,7 +315,7 @@ struct Saving {
                 report.failures.append(SaveFailure(id: name, error: "its listing failed: " + reason, kind: kind == .missing ? .unreachable : kind, order: Int.max))
             }
         }
-        if report.received == 0 && report.failures.isEmpty, let (first, error) = laneFailures.first {
+        if report.received == 0 && report.failures.isEmpty, let (_, error) = laneFailures.first {
             if request.format == .json, !(error is CancellationError) {
                 // A script still gets its summary: nothing saved, and why (the exit code and
                 // stderr say the same as without --format json).
@@ -311,8 +323,19 @@ struct Saving {
                 try? printSummary(report, format: request.format, folder: folder)
             }
             guard laneFailures.count > 1 else { throw error }
-            for (name, other) in laneFailures.dropFirst() { Diagnostics.error("\(name): \(Diagnostics.describe(other))") }
-            throw error is CancellationError ? error : ProviderFailure(provider: first, error: error)
+            // The exit code is a refused key's (77) only when every listing failed so: the
+            // failure thrown (said last) is another when there is one, whatever the order of
+            // --provider.
+            func isRefusedKey(_ error: any Error) -> Bool {
+                if case .failed(_, .authentication) = SavedFiles.outcome(for: error) { return true }
+                return false
+            }
+            let thrown = laneFailures.firstIndex { !isRefusedKey($0.1) } ?? 0
+            for (index, (name, other)) in laneFailures.enumerated() where index != thrown {
+                Diagnostics.error("\(name): \(Diagnostics.describe(other))")
+            }
+            let (name, chosen) = laneFailures[thrown]
+            throw chosen is CancellationError ? chosen : ProviderFailure(provider: name, error: chosen)
         }
         recordListingFailures()
         try printSummary(report, format: request.format, folder: folder)
