@@ -1160,6 +1160,12 @@ import Glibc
             let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
             #expect(summary["saved"] as? Int == 300 && (summary["failed"] as? [Any])?.isEmpty == true, "\(run.stdout)")
             #expect(Self.files(under: folder.appending("out")).count == 300)
+            // Far too few (16: libdispatch stopped the process with SIGILL when it could not open
+            // what it watches its threads with): refused at the start, saying what to raise.
+            let tiny = try runProgram(
+                "/bin/sh", ["-c", "ulimit -n 16 && exec \"$0\" save - --to \"$1\" --format json < \"$2\"", PhotosBinary.executable.path,
+                    folder.appending("tiny").path, input.path], environment: photos.environment)
+            #expect(tiny.status == 64 && tiny.stderr.contains("photos needs at least 64 open files") && tiny.stderr.contains("ulimit -n"), "\(tiny.status) \(tiny.stderr)")
         }
     }
 

@@ -20,7 +20,17 @@ enum CommandRuntime {
         (SIGINT, "interrupted"), (SIGTERM, "terminated (SIGTERM)"), (SIGHUP, "hung up (SIGHUP)"),
     ]
 
+    /// The fewest open files a command runs with: its index, connections, files and the
+    /// threads' own (libdispatch stops the process when it cannot open what it monitors its
+    /// threads with: `ulimit -n 16` crashed a save).
+    static let minimumOpenFiles = 64
+
     static func run(_ work: @escaping @Sendable () async throws -> Void) async throws {
+        if OpenFileBudget.limit < minimumOpenFiles {
+            throw report(PhotosError.usage(
+                "photos needs at least \(minimumOpenFiles) open files and this process may open \(OpenFileBudget.limit) "
+                    + "(ulimit -n); raise the limit, e.g. ulimit -n 1024"))
+        }
         // The signal that stopped the work, 0 while none has.
         let received = Atomic<Int32>(0)
         let running = Mutex<Task<Void, any Error>?>(nil)
