@@ -728,9 +728,11 @@ import Testing
     /// streams gives each a few hundred bytes a second; they were failed as stalled.
     @Test func aSlowBodyThatKeepsComingIsNoStall() async throws {
         try await withFixtureServer { server in
-            let transport = try Self.transport(for: server, retry: .none) { $0.lowSpeedTime = .seconds(1) }
-            // About 230 bytes at 100 bytes a second: two seconds and more, each of them slow.
-            let response = try await transport.data(for: HTTPRequest(url: "\(server.url)/photos/1?slow_bps=100"))
+            // A stall window of 3 s, not 1: on a loaded machine (the whole suite on two cores) the
+            // server itself went more than a second without sending, which is a stall.
+            let transport = try Self.transport(for: server, retry: .none) { $0.lowSpeedTime = .seconds(3) }
+            // About 230 bytes at 50 bytes a second: four seconds and more, each of them slow.
+            let response = try await transport.data(for: HTTPRequest(url: "\(server.url)/photos/1?slow_bps=50"))
             #expect(response.status == 200 && response.body.count > 200, "\(response.status) \(response.body.count)")
         }
     }
