@@ -1130,9 +1130,17 @@ import Glibc
             try #require(lock >= 0 && flock(lock, LOCK_EX) == 0)
             defer { close(lock) }
             let waiter = try photos.start(["save", "placeholder:1", "--to", folder.url.path, "--format", "json"])
-            // Time to start and to reach the wait, on a loaded machine too (a signal before
-            // photos has its handlers ends it as the system does, without a summary).
-            try await Task.sleep(for: .seconds(3))
+            // Interrupted once it waits: when it has the lock file open (its signal handlers are
+            // in place well before).
+            let lockPath = folder.appending(".photos-save.lock").path
+            func waits() -> Bool {
+                let fds = "/proc/\(waiter.process.processIdentifier)/fd"
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: fds)) ?? []
+                return names.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: fds + "/" + $0)) == lockPath }
+            }
+            let deadline = Date().addingTimeInterval(60)
+            while !waits(), waiter.process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(waits(), "the save reached the wait")
             kill(waiter.process.processIdentifier, SIGINT)
             let run = try await waiter.finish()
             #expect(run.status == 130, "\(run.stderr)")

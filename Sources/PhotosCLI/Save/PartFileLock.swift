@@ -32,40 +32,7 @@ final class PartFileLock: Sendable {
     /// that itself.
     /// - Throws: `CancellationError` when the task is cancelled while it waits.
     static func acquire(_ path: String, waiting: () -> Void) async throws -> PartFileLock? {
-        var said = false
-        while true {
-            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o666)
-            guard descriptor >= 0 else { return nil }
-            var locked = false
-            while !locked {
-                if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
-                    locked = true
-                } else if errno == EWOULDBLOCK {
-                    if !said {
-                        waiting()
-                        said = true
-                    }
-                    do {
-                        try await Task.sleep(for: .milliseconds(50))
-                    } catch {
-                        close(descriptor)
-                        throw error
-                    }
-                } else if errno != EINTR {
-                    break
-                }
-            }
-            guard locked else {
-                close(descriptor)
-                return nil
-            }
-            var held = stat(), named = stat()
-            if fstat(descriptor, &held) == 0, lstat(path, &named) == 0, held.st_dev == named.st_dev, held.st_ino == named.st_ino {
-                return PartFileLock(descriptor: descriptor, path: path)
-            }
-            // The holder renamed it to its name meanwhile: the `.part` there now is another file.
-            close(descriptor)
-        }
+        try await NamedFileLock.acquire(path, mode: 0o666, waiting: waiting).map { PartFileLock(descriptor: $0, path: path) }
     }
 
     /// Whether the `.part` is empty (nothing was written into it under this lock or before).
@@ -76,10 +43,7 @@ final class PartFileLock: Sendable {
 
     /// Removes the `.part` if it is still this lock's file (not renamed to its name yet).
     func removeFile() {
-        var held = stat(), named = stat()
-        if fstat(descriptor, &held) == 0, lstat(path, &named) == 0, held.st_dev == named.st_dev, held.st_ino == named.st_ino {
-            unlink(path)
-        }
+        if NamedFileLock.names(path, descriptor) { unlink(path) }
     }
 
     /// Lets the next save in.

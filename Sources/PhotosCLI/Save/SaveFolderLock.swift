@@ -32,47 +32,11 @@ final class SaveFolderLock {
     ///   wait is in short steps, not one blocking `flock` that no signal ends.
     static func acquire(in folder: String, waiting: () -> Void) async throws -> SaveFolderLock? {
         let path = folder + "/" + fileName
-        var said = false
-        while true {
-            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-            guard descriptor >= 0 else {
-                // The save that held the lock made the folder, saved nothing and removed it
-                // again as it left: made anew for this one.
-                if errno == ENOENT, mkdir(folder, 0o777) == 0 || errno == EEXIST { continue }
-                return nil
-            }
-            var locked = flock(descriptor, LOCK_EX | LOCK_NB) == 0
-            if !locked, errno == EWOULDBLOCK {
-                if !said {
-                    waiting()
-                    said = true
-                }
-                while true {
-                    if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
-                        locked = true
-                        break
-                    }
-                    if errno != EWOULDBLOCK && errno != EINTR { break }
-                    do {
-                        try await Task.sleep(for: .milliseconds(50))
-                    } catch {
-                        close(descriptor)
-                        throw error
-                    }
-                }
-            }
-            guard locked else {
-                close(descriptor)
-                return nil
-            }
-            // The holder removes the file as it leaves: the lock counts only on the file that
-            // the name still holds.
-            var held = stat(), named = stat()
-            if fstat(descriptor, &held) == 0, lstat(path, &named) == 0, held.st_dev == named.st_dev, held.st_ino == named.st_ino {
-                return SaveFolderLock(descriptor: descriptor, path: path)
-            }
-            close(descriptor)
-        }
+        // The save that held the lock made the folder, saved nothing and removed it again as it
+        // left: made anew for this one.
+        let descriptor = try await NamedFileLock.acquire(
+            path, mode: 0o600, retryOpen: { errno == ENOENT && (mkdir(folder, 0o777) == 0 || errno == EEXIST) }, waiting: waiting)
+        return descriptor.map { SaveFolderLock(descriptor: $0, path: path) }
     }
 
     /// Removes the lock file and lets the next save in.

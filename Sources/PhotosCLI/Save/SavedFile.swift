@@ -259,13 +259,8 @@ final class SavedFiles: Sendable {
         } catch {
             return .cancelled
         }
-        var outcome: FileOutcome
-        if lock != nil, let changed = changedMeanwhile(item) {
-            // Another save wrote this name since this one looked.
-            outcome = changed
-        } else {
-            outcome = await saveUnlocked(item, final: final, part: part)
-        }
+        // Another save may have written this name since this one looked.
+        let outcome = if lock != nil, let changed = changedMeanwhile(item) { changed } else { await saveUnlocked(item, final: final, part: part) }
         if case .diskFull = outcome { diskFull.withLock { $0 = true } }
         if let lock {
             switch outcome {
