@@ -77,6 +77,8 @@ let package = Package(
             name: "CurlShim", dependencies: ["CCurl"],
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
+        // SQLite's variadic calls, wrapped for PhotosCache (SQLite itself comes with GRDBSQLite).
+        .target(name: "SQLiteShim", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]),
         // Extended attributes, where photos save records what a file or a .part holds.
         .systemLibrary(name: "CXattr"),
         // The imaging libraries' headers (module maps without link flags, see headersOnly), for
@@ -114,7 +116,7 @@ let package = Package(
             dependencies: [
                 "PhotosCore", .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C calls, for statements run by the hundred (BoundStatement).
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"), "SQLiteShim",
             ]),
 
         // MARK: Providers (each depends on the core only; see `providers` above)

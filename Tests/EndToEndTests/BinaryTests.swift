@@ -284,8 +284,11 @@ import Testing
         try await withServer { _, photos in
             _ = try await photos.run(["list", "--provider", "placeholder", "--per-page", "3"])
             var garbage = SystemRandomNumberGenerator()
-            try Data((0..<65_536).map { _ in UInt8.random(in: 0...255, using: &garbage) })
-                .write(to: photos.cacheFolder.appendingPathComponent("index.sqlite"))
+            // The index and its write-ahead log, where the run's pages still are (no checkpoint).
+            for name in ["index.sqlite", "index.sqlite-wal"] {
+                try Data((0..<65_536).map { _ in UInt8.random(in: 0...255, using: &garbage) })
+                    .write(to: photos.cacheFolder.appendingPathComponent(name))
+            }
             // The command rebuilt the index under the cache lock it held itself, and waited for
             // itself forever: given a deadline rather than left to hang the suite.
             let running = try photos.start(arguments)
