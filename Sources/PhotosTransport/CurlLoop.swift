@@ -39,8 +39,10 @@ final class CurlLoop: @unchecked Sendable {
     /// What other threads hand the loop, under one lock.
     private struct Inbox {
         var queue: [Command] = []
-        /// Once shutdown was asked nothing more is accepted.
+        /// Once shutdown was asked, or libcurl's multi handle failed, nothing more is accepted.
         var closed = false
+        /// Why the multi handle failed, when that closed the queue (see ``failEverything(code:)``).
+        var failure: (code: Int, detail: String)?
         /// A wake-up was sent that the loop has not answered by draining the queue yet.
         var wakeUpSent = false
         /// Hosts whose transfers were waiting in the loop's queues when it last went to sleep: a
@@ -59,6 +61,9 @@ final class CurlLoop: @unchecked Sendable {
     var hasReleasedHandle: Bool { released.load(ordering: .sequentiallyConsistent) }
     /// Runs just before a wake-up is sent (a test seam: tests slow it down to widen races).
     let wakeUpProbe: (@Sendable () -> Void)?
+    /// A code libcurl's multi handle is to fail with at the loop's next poll, instead of polling
+    /// (a test seam: such failures come from a broken socket set or memory running out).
+    let injectedPollFailure = Atomic<Int32>(0)
     let statistics = Mutex(TransportStatistics())
     /// Whether a server could not be verified through the system's certificate folder, so new
     /// connections trust the whole system bundle (see ``TrustStore``).
@@ -102,7 +107,13 @@ final class CurlLoop: @unchecked Sendable {
     func submit(_ transfer: Transfer) {
         if !send(.add(transfer)) {
             transfer.discardOutput()  // never reached the loop: this thread still owns it
-            transfer.completion.complete(.failure(CancellationError()))
+            // A transport whose multi handle failed says so to every later request; one shut
+            // down was stopped, as a cancelled request is.
+            if let failure = commands.withLock({ $0.failure }) {
+                transfer.completion.complete(.failure(TransportError.other(host: transfer.host, code: failure.code, detail: failure.detail)))
+            } else {
+                transfer.completion.complete(.failure(CancellationError()))
+            }
         }
     }
     func cancel(_ transfer: Transfer) { send(.cancel(transfer)) }
@@ -200,7 +211,9 @@ final class CurlLoop: @unchecked Sendable {
                 continue  // commands came in without a wake-up while libcurl ran
             }
             var ready: Int32 = 0
-            let polled = performed == CURLM_OK ? photos_curl_multi_poll(multi, nil, 0, 1000, &ready) : performed
+            let injected = injectedPollFailure.exchange(0, ordering: .relaxed)
+            let polled = performed != CURLM_OK ? performed
+                : injected != 0 ? CURLMcode(rawValue: .init(injected)) : photos_curl_multi_poll(multi, nil, 0, 1000, &ready)
             if polled != CURLM_OK && polled != CURLM_CALL_MULTI_PERFORM {
                 // The multi handle itself failed (out of memory, a broken socket set): looping
                 // on would spin. Every transfer fails with the reason and the loop stops.
@@ -214,7 +227,10 @@ final class CurlLoop: @unchecked Sendable {
 
     private func failEverything(code: CURLMcode) {
         let detail = "libcurl's multi interface failed (\(code.rawValue)); photos cannot make requests this run"
-        commands.withLock { $0.closed = true }
+        commands.withLock { commands in
+            commands.closed = true
+            commands.failure = (Int(code.rawValue), detail)
+        }
         for transfer in active.values {
             if let easy = transfer.easy { photos_curl_multi_remove_handle(multi, easy) }
             transfer.releaseHandle()

@@ -603,6 +603,34 @@ import Testing
         }
     }
 
+    /// Once libcurl's multi handle has failed, the transport makes no more requests this run,
+    /// and says why to every request that comes later: with the multi handle's failure, not as
+    /// if it had been cancelled (`save` took that for Ctrl-C and exited 130 without a signal).
+    @Test func requestsAfterTheMultiHandleFailedFailWithItsError() async throws {
+        try await withFixtureServer(FixtureServerConfiguration(latencyMilliseconds: 300)) { server in
+            let transport = try Self.transport(for: server)
+            let unrecoverablePoll: Int32 = 12  // CURLM_UNRECOVERABLE_POLL
+            transport.loop.injectedPollFailure.store(unrecoverablePoll, ordering: .relaxed)
+            func outcome(_ path: String) async -> (any Error)? {
+                do {
+                    _ = try await transport.data(for: HTTPRequest(url: server.url + path))
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            for path in ["/thumbs/1.jpg", "/thumbs/2.jpg"] {
+                let error = await outcome(path)
+                #expect(!(error is CancellationError), "\(path): \(String(describing: error))")
+                guard case .other(_, let code, let detail)? = error as? TransportError else {
+                    Issue.record("\(path): \(String(describing: error))")
+                    continue
+                }
+                #expect(code == Int(unrecoverablePoll) && detail.contains("libcurl's multi interface failed"), "\(path): \(detail)")
+            }
+        }
+    }
+
     /// A cancel's wake-up racing a shutdown: the loop wakes on its own (its poll times out after
     /// a second), drains the cancel and the shutdown and releases libcurl's multi handle while
     /// the cancel is still on its way to the wake-up call. Sent outside the queue's lock, that
