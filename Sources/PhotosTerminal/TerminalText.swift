@@ -22,6 +22,7 @@ public enum TerminalText {
     static func isUnchangedBySanitizing(_ text: String) -> Bool {
         var previousWasSpace = true
         var previous: Unicode.Scalar?
+        var marksInRow = 0
         // The scalar before a joiner, until the one after it says whether it joins (see
         // `rebuildSanitized`).
         var beforeJoiner: Unicode.Scalar?
@@ -43,7 +44,12 @@ public enum TerminalText {
                 continue
             }
             previousWasSpace = false
-            if (value > 0x20 && value < 0x7F) || (value >= 0xA1 && value < 0x300 && value != 0xAD) { continue }
+            if (value > 0x20 && value < 0x7F) || (value >= 0xA1 && value < 0x300 && value != 0xAD) {
+                marksInRow = 0
+                continue
+            }
+            marksInRow = isCombining(scalar) ? marksInRow + 1 : 0
+            if marksInRow > maxCombiningMarksInRow { return false }
             switch scalar.properties.generalCategory {
             case .control, .lineSeparator, .paragraphSeparator, .spaceSeparator, .surrogate, .privateUse, .unassigned, .format:
                 return false
@@ -79,10 +85,22 @@ public enum TerminalText {
         return emojiBefore && next.properties.isEmoji
     }
 
+    /// Combining marks kept in a row, past which the rest of the run is dropped: the limit of
+    /// Unicode's Stream-Safe Text Format (UAX #15), which no text needs to pass. A title of one
+    /// letter and 5,000 accents would otherwise fill every frame it is drawn in.
+    static let maxCombiningMarksInRow = 30
+
+    /// Whether `scalar` combines with the one before it (a non-starter: its canonical combining
+    /// class is not 0).
+    static func isCombining(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value >= 0x300 && scalar.properties.canonicalCombiningClass != .notReordered
+    }
+
     /// `sanitize`, building the result scalar by scalar.
     static func rebuildSanitized(_ text: String) -> String {
         var result = String.UnicodeScalarView()
         var lastWasSpace = false
+        var marksInRow = 0
         let scalars = Array(text.unicodeScalars)
         for index in 0..<scalars.count {
             let scalar = scalars[index]
@@ -91,6 +109,12 @@ public enum TerminalText {
                 continue
             }
             if isInvisibleFiller(scalar) { continue }
+            if isCombining(scalar) {
+                marksInRow += 1
+                if marksInRow > maxCombiningMarksInRow { continue }
+            } else {
+                marksInRow = 0
+            }
             switch scalar.properties.generalCategory {
             case .control, .lineSeparator, .paragraphSeparator, .spaceSeparator:
                 // Newlines, tabs and other breaks flatten to one space.

@@ -43,6 +43,19 @@ import Testing
         #expect(!safe.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
     }
 
+    /// A run of combining marks is kept to the 30 that Unicode's Stream-Safe Text Format allows
+    /// (UAX #15): a title of one letter and 5,000 accents was 10 KB in every frame of browse.
+    /// Text that needs marks keeps every one of them.
+    @Test func keepsAtMostThirtyCombiningMarksInARow() {
+        let zalgo = "a" + String(repeating: "\u{301}", count: 5_000) + "b" + String(repeating: "\u{300}\u{316}", count: 40)
+        let safe = TerminalText.sanitize(zalgo)
+        #expect(safe == "a" + String(repeating: "\u{301}", count: 30) + "b" + String(repeating: "\u{300}\u{316}", count: 15), "\(safe.unicodeScalars.count) scalars")
+        #expect(TerminalText.title(zalgo) == safe)
+        for kept in ["Tiếng Việt", "cafe\u{301}", "עִבְרִית", "བོད་ཡིག", "a" + String(repeating: "\u{301}", count: 30)] {
+            #expect(TerminalText.sanitize(kept) == kept, "\(kept)")
+        }
+    }
+
     @Test func keepsEmojiSequencesAndMeasuresThemWide() {
         let family = "👨‍👩‍👧"
         #expect(TerminalText.sanitize("dogs \(family)") == "dogs \(family)")
