@@ -11,6 +11,30 @@ import Testing
         return try #require(settings.first { $0["key"] as? String == key }, "no \(key) in \(run.stdout)")
     }
 
+    /// A folder or file given with `~` is shown as the path photos uses, in the table and in
+    /// JSON, wherever it was set.
+    @Test func pathsAreShownWithTheHomeFolderInPlaceOfTilde() async throws {
+        let photos = try PhotosBinary(server: nil)
+        defer { photos.remove() }
+        let config = photos.home.appendingPathComponent("config.toml")
+        try """
+            [cache]
+            dir = "~/cache-from-file"
+            [save]
+            dir = "~/Pictures/saved"
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let home = photos.home.path
+        let environment: [String: String?] = ["PHOTOS_CONFIG": config.path, "HOME": home, "PHOTOS_CA_BUNDLE": "~/ca.pem", "PHOTOS_CACHE_DIR": nil, "PHOTOS_SAVE_DIR": nil]
+        let run = try await photos.run(["config", "show", "--format", "json"], environment: environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try setting("cache.dir", in: run)["value"] as? String == home + "/cache-from-file")
+        #expect(try setting("save.dir", in: run)["value"] as? String == home + "/Pictures/saved")
+        #expect(try setting("tls.ca_bundle", in: run)["value"] as? String == home + "/ca.pem")
+        let table = try await photos.run(["config", "show"], environment: environment)
+        #expect(table.stdout.contains(home + "/cache-from-file") && table.stdout.contains(home + "/Pictures/saved"), "\(table.stdout)")
+        #expect(!table.stdout.contains("~/"), "\(table.stdout)")
+    }
+
     @Test func reportsEachSettingsSourceEnvironmentFileOrDefault() async throws {
         let photos = try PhotosBinary(server: nil)
         defer { photos.remove() }

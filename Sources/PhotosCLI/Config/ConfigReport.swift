@@ -30,6 +30,9 @@ struct ConfigReport: Encodable {
     /// Why `[defaults] provider` would be refused by `list` and `save`, if it would.
     private let defaultProvidersProblem: String?
 
+    /// The settings that name a folder or a file, where photos reads `~` as the home folder.
+    static let pathVariables: Set<String> = ["PHOTOS_CACHE_DIR", "PHOTOS_SAVE_DIR", "PHOTOS_CA_BUNDLE"]
+
     init(environment: AppEnvironment, curl: CurlLibraryInfo? = CurlLibraryInfo.current()) {
         let variables = environment.environment
         path = ConfigFile.location(environment: variables)
@@ -42,12 +45,16 @@ struct ConfigReport: Encodable {
         }
         fileExists = ConfigFile.isSomething(at: path)
         let path = path
+        // A folder or file is shown as the path used: `~` as the home folder.
+        func used(_ value: String, _ setting: ConfigSetting) -> String {
+            Self.pathVariables.contains(setting.variable ?? "") ? HomePath.expand(value, environment: variables) : value
+        }
         entries = ConfigSchema(registry: environment.registry).settings.map { setting in
             if let variable = setting.variable, let value = AppEnvironment.setValue(variables[variable]) {
-                return Entry(setting: setting, value: value, source: .environment(variable: variable))
+                return Entry(setting: setting, value: used(value, setting), source: .environment(variable: variable))
             }
             if let value = AppEnvironment.setValue(environment.config.values[setting.configKey]) {
-                return Entry(setting: setting, value: value, source: .file(path: path, line: environment.config.lines[setting.configKey]))
+                return Entry(setting: setting, value: used(value, setting), source: .file(path: path, line: environment.config.lines[setting.configKey]))
             }
             // The cache's folder by default is worked out (XDG, HOME): the one in use is said.
             let worked = setting.variable == "PHOTOS_CACHE_DIR" ? environment.cacheRoot.path : nil
