@@ -20,7 +20,6 @@ extension CurlTransport {
         let window = concurrentTransfers + 28
         let batch = DownloadBatch(count: items.count, each: each)
         expectRequests(for: items.prefix(window).map(\.request.url))
-        openConnections(for: items.map(\.request.url))
         await withTaskCancellationHandler {
             while true {
                 for index in batch.take(upTo: window) {
@@ -31,21 +30,6 @@ extension CurlTransport {
             }
         } onCancel: {
             for transfer in batch.cancel() { loop.cancel(transfer) }
-        }
-    }
-
-    /// Opens now every connection past the first that `urls` will need on each host (see
-    /// ``preconnect(to:forTransfers:alongside:)``), rather than once the first is up and its
-    /// streams are seen taken: a TLS handshake later (1,000 thumbnails on one host started their
-    /// five other connections 24 to 43 ms after the first). The first transfer opens the first.
-    private func openConnections(for urls: [String]) {
-        var hosts: [String: (url: String, count: Int)] = [:]
-        for url in urls {
-            guard let host = try? Self.validatedHost(url) else { continue }  // it will fail on its own
-            hosts[host, default: (url, 0)].count += 1
-        }
-        for (url, count) in hosts.values where count > configuration.maxConcurrentStreams {
-            preconnect(to: url, forTransfers: count, alongside: url)
         }
     }
 
