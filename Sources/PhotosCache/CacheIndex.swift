@@ -108,9 +108,14 @@ final class CacheIndex: Sendable {
         }
     }
 
-    /// Gives the space of deleted rows back to the file system.
+    /// Gives the space of deleted rows back to the file system: the index is rebuilt, then
+    /// written back from the WAL, which is emptied, so that nothing deleted stays in either
+    /// file (a search is the user's own) and both shrink now rather than at some later run's
+    /// checkpoint.
     func vacuum() throws {
-        try database().vacuum()
+        let queue = try database()
+        try queue.vacuum()
+        try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
     /// The database last closed, kept until the index itself goes: whoever holds the cache
@@ -126,6 +131,7 @@ final class CacheIndex: Sendable {
             return queue
         }
         if let closed { closedQueue.withLock { $0 = closed } }
+        removeCopy()
     }
 
     /// Replaces the index with an empty one: for `cache clear` on a disk so full that deleting
@@ -355,17 +361,63 @@ final class CacheIndex: Sendable {
         // closes): then the index is read with it, which SQLite does without writing when the
         // -wal and -shm files are there (they are kept); only an index whose WAL is empty is
         // read as an immutable file.
+        // Without the -shm file (a copy that left it out) SQLite cannot read the WAL in place:
+        // the index and its WAL are then read from a copy of their own, removed at close.
         var wal = stat()
-        let walHoldsPages = stat(path + "-wal", &wal) == 0 && wal.st_size > 0 && fs.exists(atPath: path + "-shm")
-        let queue = try DatabaseQueue(path: "file:\(escaped)?\(walHoldsPages ? "mode=ro" : "immutable=1")", configuration: grdb)
-        let version = try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } ?? 0
+        let walHoldsPages = stat(path + "-wal", &wal) == 0 && wal.st_size > 0
+        let queue: DatabaseQueue
+        if walHoldsPages, !fs.exists(atPath: path + "-shm") {
+            queue = try openCopy()
+        } else {
+            queue = try DatabaseQueue(path: "file:\(escaped)?\(walHoldsPages ? "mode=ro" : "immutable=1")", configuration: grdb)
+        }
+        let version: Int
+        do {
+            version = try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } ?? 0
+        } catch {
+            try? queue.close()
+            removeCopy()
+            throw error
+        }
         guard version == CacheSchema.migrations.count else {
             try? queue.close()
+            removeCopy()
             throw DatabaseError(resultCode: .SQLITE_READONLY, message: "a read-only index of another version (\(version)) cannot be brought up to date")
         }
         configuration.warn("the cache at \(root.path) is on a read-only file system: photos reads what it holds and keeps nothing new")
         readOnly.withLock { $0 = true }
         return queue
+    }
+
+    /// The folder of the copy ``openCopy()`` made, until the index closes.
+    private let copyFolder = Mutex<String?>(nil)
+
+    /// Copies the index and its WAL into a new folder of the temporary folder (only the user
+    /// may read it: it holds their searches) and opens the copy, where SQLite reads the WAL.
+    private func openCopy() throws -> DatabaseQueue {
+        var template = Array((NSTemporaryDirectory() + "/photos-index-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "could not make a folder to read the index from: \(String(cString: strerror(errno)))")
+        }
+        let folder = String(cString: made)
+        copyFolder.withLock { $0 = folder }
+        do {
+            for suffix in ["", "-wal"] {
+                try FileManager.default.copyItem(atPath: path + suffix, toPath: folder + "/" + Self.fileName + suffix)
+            }
+            var grdb = Configuration()
+            grdb.label = "photos-cache"
+            return try DatabaseQueue(path: folder + "/" + Self.fileName, configuration: grdb)
+        } catch {
+            removeCopy()
+            throw error
+        }
+    }
+
+    private func removeCopy() {
+        if let folder = copyFolder.withLock({ folder in defer { folder = nil }; return folder }) {
+            try? FileManager.default.removeItem(atPath: folder)
+        }
     }
 
     /// A file in `folder` that photos would not have written there (named otherwise than

@@ -279,6 +279,29 @@ import Testing
         }
     }
 
+    /// `cache clear` leaves nothing of what it cleared in the index's files, write-ahead log
+    /// included: not the searches (they are the user's own), not the photos' titles; and the
+    /// index gives its room back.
+    @Test func clearingTheCacheLeavesNoTraceOfWhatItHeld() async throws {
+        try await withServer { _, photos in
+            for page in 1...3 {
+                let run = try await photos.run(["list", "--provider", "flickr", "--query", "many", "--page", "\(page)", "--per-page", "200", "--no-thumbnails"])
+                #expect(run.status == 0, "\(run.stderr)")
+            }
+            _ = try await photos.run(["list", "--provider", "flickr", "--query", "a private search", "--no-thumbnails"])
+            let clear = try await photos.run(["cache", "clear"])
+            #expect(clear.status == 0, "\(clear.stderr)")
+            var bytes = 0
+            for name in ["index.sqlite", "index.sqlite-wal"] {
+                let data = FileManager.default.contents(atPath: photos.cacheFolder.appendingPathComponent(name).path) ?? Data()
+                bytes += data.count
+                #expect(data.range(of: Data("a private search".utf8)) == nil, "\(name) holds the search")
+                #expect(data.range(of: Data("Synthetic photo".utf8)) == nil, "\(name) holds a title")
+            }
+            #expect(bytes < 256 * 1024, "the index's files hold \(bytes) bytes")
+        }
+    }
+
     @Test(arguments: [["cache", "clear"], ["cache", "clear", "--provider", "placeholder"], ["cache", "prune"]])
     func maintenanceOfABrokenIndexRebuildsItAndEnds(arguments: [String]) async throws {
         try await withServer { _, photos in

@@ -83,6 +83,31 @@ extension FullDiskTests {
         } }
     }
 
+    /// A read-only copy of a cache without its `-shm` file (which looks temporary, and backups
+    /// leave out) still holds the last runs' listings, in its write-ahead log: they are read.
+    /// The copy of the index made to read them goes when the command ends.
+    @Test func aReadOnlyCacheWithoutItsSharedMemoryFileIsReadWhole() async throws {
+        try await withServer { _, photos in try await withTmpfs(photos, "readonly-noshm", size: "2m") { mountPoint in
+            let cache = mountPoint.appendingPathComponent("cache")
+            let temporary = photos.home.appendingPathComponent("tmp")
+            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+            let environment = ["PHOTOS_CACHE_DIR": cache.path, "TMPDIR": temporary.path]
+            let listing = ["list", "--provider", "flickr", "--query", "many", "--per-page", "5", "--format", "jsonl"]
+            let first = try await photos.run(listing, environment: environment)
+            #expect(first.status == 0, "\(first.stderr)")
+            let wal = try FileManager.default.attributesOfItem(atPath: cache.appendingPathComponent("index.sqlite-wal").path)[.size] as? Int ?? 0
+            #expect(wal > 0, "the run's pages are in the write-ahead log")
+            try FileManager.default.removeItem(at: cache.appendingPathComponent("index.sqlite-shm"))
+            #expect(try shell("/bin/mount", ["-o", "remount,ro", mountPoint.path]) == 0, "remount read-only")
+
+            let offline = try await photos.run(listing + ["--offline"], environment: environment)
+            #expect(offline.status == 0, "\(offline.stderr)")
+            #expect(offline.stdout == first.stdout, "the same photos and thumbnail files")
+            #expect(offline.stderr.split(separator: "\n").count == 1 && offline.stderr.contains("is on a read-only file system"), "[\(offline.stderr)]")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty, "no copy of the index is left")
+        } }
+    }
+
     /// A save into a folder on a read-only file system says so once and downloads nothing.
     @Test func aSaveIntoAReadOnlyFolderStopsBeforeDownloading() async throws {
         try await withServer { server, photos in try await withTmpfs(photos, "readonly-to", size: "1m") { mountPoint in
