@@ -57,7 +57,18 @@ struct TempFile {
         let name = full[full.index(after: slash)...]
         let number = Self.counter.wrappingAdd(1, ordering: .relaxed).newValue
         path = directory + "/." + name + "." + Self.processPrefix + String(number, radix: 16) + Self.suffix
-        descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        // Made and recorded under the lock that ``removeLeftovers(under:refusingMore:)`` takes:
+        // a process leaving on a signal either removes this file or makes it refused, never
+        // exits between its creation and its record.
+        let path = path
+        let created = Self.live.withLock { live -> Int32? in
+            guard !live.closed else { return nil }
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            if descriptor >= 0 { live.paths.insert(path) }
+            return descriptor
+        }
+        guard let created else { throw .fileSystem(path: target, detail: "photos is stopping") }
+        descriptor = created
         guard descriptor >= 0 else {
             throw .fileSystem(path: target, detail: String(cString: strerror(errno)))
         }
@@ -109,6 +120,7 @@ struct TempFile {
         let closed = descriptor >= 0 ? close(descriptor) : 0
         descriptor = -1
         leavePlace()
+        defer { Self.live.withLock { _ = $0.paths.remove(path) } }
         guard closed == 0, rename(path, target) == 0 else {
             let detail = String(cString: strerror(errno))
             unlink(path)
@@ -124,5 +136,35 @@ struct TempFile {
         }
         leavePlace()
         unlink(path)
+        Self.live.withLock { _ = $0.paths.remove(path) }
     }
+
+    /// The temp files of this process that are neither committed nor discarded yet, and
+    /// whether new ones are refused (the process is leaving).
+    private static let live = Mutex<(paths: Set<String>, closed: Bool)>(([], false))
+
+    /// Deletes the temp files this process has not committed or discarded, under `folder` (a
+    /// path prefix; every one when nil), and returns how many: for a command that leaves on a
+    /// signal while the transport's thread is still winding its downloads down. With
+    /// `refusingMore`, no temp file is made after it (a download still being set up fails).
+    static func removeLeftovers(under folder: String? = nil, refusingMore: Bool = false) -> Int {
+        let paths = live.withLock { live in
+            if refusingMore { live.closed = true }
+            let taken = live.paths.filter { folder.map($0.hasPrefix) ?? true }
+            live.paths.subtract(taken)
+            return taken
+        }
+        for path in paths { unlink(path) }
+        return paths.count
+    }
+}
+
+/// The files downloads are written to before they are complete (see ``TempFile``).
+public enum PartialDownloads {
+    /// Deletes every temp file of this process's downloads that has not been committed or
+    /// discarded, and refuses new ones: call it when leaving at once on a signal, whatever the transport's thread is
+    /// still doing (a file it renames after this keeps its final name; one it writes after this
+    /// is already unlinked). Returns how many were deleted.
+    @discardableResult
+    public static func removeAll() -> Int { TempFile.removeLeftovers(refusingMore: true) }
 }

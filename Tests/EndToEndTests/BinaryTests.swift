@@ -561,6 +561,38 @@ import Testing
         }
     }
 
+    /// Ctrl-C while hundreds of thumbnails are on their way: none of their temp files is left in
+    /// the cache, however many the transport still held when the command ended (the command
+    /// left while the loop thread was still removing them).
+    @Test func ctrlCWithHundredsOfThumbnailsOnTheirWayLeavesNoTempFile() async throws {
+        try await withServer { server, photos in
+            let cache = PhotoCache(configuration: CacheConfiguration(location: .path(photos.cacheFolder)))
+            let slow = (1...400).map { index in
+                Photo(
+                    id: PhotoID(provider: "placeholder", raw: "\(index)"), title: "slow \(index)",
+                    thumbnailURL: "\(server.url)/placeholder-img/150/\(String(0xb0000 + index, radix: 16))?slow_bps=300")
+            }
+            try cache.store(
+                PhotoPage(page: 1, perPage: 400, total: 400, hasMore: false, photos: slow),
+                key: ListingKey(provider: "placeholder", scope: photos.environment["PHOTOS_PLACEHOLDER_API"], query: ListQuery(page: 1, perPage: 400)),
+                validators: HTTPValidators())
+            cache.close()
+
+            for round in 1...3 {
+                let running = try photos.start(["list", "--provider", "placeholder", "--per-page", "400"])
+                let deadline = Date().addingTimeInterval(20)
+                while partialFiles(under: photos.cacheFolder).count < 300, Date() < deadline, running.process.isRunning {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                #expect(partialFiles(under: photos.cacheFolder).count >= 300, "round \(round): the thumbnails were under way")
+                kill(running.process.processIdentifier, SIGINT)
+                let run = try await running.finish()
+                #expect(run.status == 130, "round \(round): \(run.stderr)")
+                #expect(partialFiles(under: photos.cacheFolder).isEmpty, "round \(round): \(partialFiles(under: photos.cacheFolder).count) temp files left")
+            }
+        }
+    }
+
     @Test(arguments: [(SIGINT, "interrupted"), (SIGTERM, "terminated"), (SIGHUP, "hung up")])
     func aSignalDuringThumbnailPrefetchExitsQuicklyKeepingWhatArrived(signal: Int32, said: String) async throws {
         try await withServer { server, photos in

@@ -27,4 +27,19 @@ import Testing
         }
         #expect(try folder.contents().count == files.count, "no temp file is left")
     }
+
+    /// What a command leaving on a signal removes: the temp files neither committed nor
+    /// discarded yet, and nothing else (a committed file keeps its name).
+    @Test func leftoversAreTheTempFilesNotCommittedOrDiscarded() throws {
+        let folder = try TemporaryFolder()
+        func file(_ name: String) throws -> TempFile { try TempFile(for: folder.url.appendingPathComponent(name).path) }
+        var committed = try file("committed.jpg"), discarded = try file("discarded.jpg")
+        let left = try (0..<3).map { try file("left-\($0).jpg") }
+        try committed.commit()
+        discarded.discard()
+        #expect(try folder.contents().count == 4, "the committed file and three temp files")
+        #expect(TempFile.removeLeftovers(under: folder.url.path + "/") == left.count)
+        #expect(try folder.contents() == ["committed.jpg"])
+        #expect(TempFile.removeLeftovers(under: folder.url.path + "/") == 0, "each is removed once")
+    }
 }

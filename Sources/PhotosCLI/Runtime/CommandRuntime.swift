@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import PhotosCore
 import PhotosTerminal
+import PhotosTransport
 import Synchronization
 
 #if canImport(Glibc)
@@ -100,6 +101,9 @@ enum CommandRuntime {
 
     /// Says why on stderr and exits with 128 + the signal's number, as shells report it.
     private static func leave(after signal: Int32) -> Never {
+        // Downloads the transport's thread has not wound down yet (a command that left at its
+        // deadline, or before the loop took every cancel) leave no temp file behind.
+        PartialDownloads.removeAll()
         // stderr may be a terminal that reads nothing or a full pipe, as stdout was: a message
         // that cannot be written must not keep photos from ending.
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(250)) { _exit(128 + signal) }
