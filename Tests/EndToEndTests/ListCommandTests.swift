@@ -67,6 +67,19 @@ import Testing
     /// The next page's command never skips a photo and can be run as printed: of several
     /// providers, the one furthest behind sets the page (the furthest ahead set it, and the
     /// others' photos in between were never shown); a search starting with "-" is given as
+    /// `--limit` ends the listing inside a page: the thumbnails fetched are those of the photos
+    /// listed, not the whole last page's (600 of 500 a page fetched 1,000).
+    @Test(arguments: [(["--limit", "60", "--per-page", "50"], 60), (["--limit", "30", "--per-page", "50", "--page", "3"], 30)])
+    func aLimitInsideAPageFetchesTheThumbnailsOfThePhotosListedOnly(arguments: [String], listed: Int) async throws {
+        try await withServer { _, photos in
+            let run = try await photos.run(["list", "--provider", "flickr", "--query", "many", "--format", "jsonl"] + arguments)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout.split(separator: "\n").count == listed)
+            let images = try FileManager.default.contentsOfDirectory(atPath: photos.cacheFolder.appendingPathComponent("images").path)
+            #expect(images.count == listed, "\(arguments): \(images.count) thumbnails in the cache")
+        }
+    }
+
     /// --query=-dogs (as a word of its own, it was taken for an option: exit 64).
     @Test func theNextPageHintSkipsNothingAndRuns() async throws {
         try await withServer { _, photos in

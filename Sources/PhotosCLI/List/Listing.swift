@@ -38,7 +38,22 @@ struct Listing {
             let perPage = min(
                 request.perPage ?? request.limit.map { min($0, provider.maxPerPage) } ?? ListingRequest.defaultPerPage,
                 provider.maxPerPage)
-            if let prefetch { walker.beforeStoring = { page in prefetch.start(Array(page.photos.prefix(perPage))) } }
+            // With --limit, the listing may end inside a page: only the photos it will show, by
+            // the page's place after the first (a page placed wrongly by its server has the rest
+            // of its thumbnails fetched with the listing's, as photos missed here are).
+            let limit = request.limit, firstPage = request.page
+            if let prefetch {
+                walker.beforeStoring = { page in
+                    var shown = perPage
+                    if let limit {
+                        // The page number is the server's: no arithmetic on it may overflow.
+                        let after = page.page > firstPage ? page.page - firstPage : 0
+                        let (before, overflow) = after.multipliedReportingOverflow(by: perPage)
+                        shown = overflow ? 0 : max(0, min(perPage, limit - before))
+                    }
+                    prefetch.start(Array(page.photos.prefix(shown)))
+                }
+            }
             if prefetch != nil, let imageHost = provider.imageHost {
                 // While the first page the cache lacks is on its way, the connections its
                 // thumbnails will need come up (those on the listing's own host included).
