@@ -358,11 +358,10 @@ final class CacheIndex: Sendable {
             }
         }
         // What the last runs wrote may still be in the WAL (no connection checkpoints as it
-        // closes): then the index is read with it, which SQLite does without writing when the
-        // -wal and -shm files are there (they are kept); only an index whose WAL is empty is
+        // closes): the index is then read with it, which SQLite does without writing when the
+        // -wal and -shm files are there (they are kept), and from a copy of both otherwise (a
+        // backup that left -shm out), removed at close. Only an index whose WAL is empty is
         // read as an immutable file.
-        // Without the -shm file (a copy that left it out) SQLite cannot read the WAL in place:
-        // the index and its WAL are then read from a copy of their own, removed at close.
         var wal = stat()
         let walHoldsPages = stat(path + "-wal", &wal) == 0 && wal.st_size > 0
         let queue: DatabaseQueue
@@ -395,7 +394,7 @@ final class CacheIndex: Sendable {
     /// Copies the index and its WAL into a new folder of the temporary folder (only the user
     /// may read it: it holds their searches) and opens the copy, where SQLite reads the WAL.
     private func openCopy() throws -> DatabaseQueue {
-        var template = Array((NSTemporaryDirectory() + "/photos-index-XXXXXX").utf8CString)
+        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("photos-index-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
             throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "could not make a folder to read the index from: \(String(cString: strerror(errno)))")
         }
