@@ -61,16 +61,16 @@ struct TempFile {
         // a process leaving on a signal either removes this file or makes it refused, never
         // exits between its creation and its record.
         let path = path
-        let created = Self.live.withLock { live -> Int32? in
+        let created = Self.live.withLock { live -> (descriptor: Int32, error: Int32)? in
             guard !live.closed else { return nil }
             let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
             if descriptor >= 0 { live.paths.insert(path) }
-            return descriptor
+            return (descriptor, errno)
         }
         guard let created else { throw .fileSystem(path: target, detail: "photos is stopping") }
-        descriptor = created
+        descriptor = created.descriptor
         guard descriptor >= 0 else {
-            throw .fileSystem(path: target, detail: String(cString: strerror(errno)))
+            throw .fileSystem(path: target, detail: String(cString: strerror(created.error)))
         }
         if keepOpen, Self.takePlace() {
             holdsPlace = true
@@ -162,9 +162,9 @@ struct TempFile {
 /// The files downloads are written to before they are complete (see ``TempFile``).
 public enum PartialDownloads {
     /// Deletes every temp file of this process's downloads that has not been committed or
-    /// discarded, and refuses new ones: call it when leaving at once on a signal, whatever the transport's thread is
-    /// still doing (a file it renames after this keeps its final name; one it writes after this
-    /// is already unlinked). Returns how many were deleted.
+    /// discarded, and refuses new ones: call it when leaving at once on a signal, whatever the
+    /// transport's thread is still doing (a file it renames after this keeps its final name;
+    /// one it writes after this is already unlinked). Returns how many were deleted.
     @discardableResult
     public static func removeAll() -> Int { TempFile.removeLeftovers(refusingMore: true) }
 }
