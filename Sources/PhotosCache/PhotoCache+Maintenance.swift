@@ -313,6 +313,12 @@ extension PhotoCache {
             }
         } else if (try? configuration.fileSystem.move(atPath: imagesFolder, toPath: trash)) != nil {
             removeUnlessCancelled(trash)
+        } else if configuration.fileSystem.exists(atPath: imagesFolder) {
+            // The cache folder takes no new name (its mode, or a folder of another user's): the
+            // images are deleted where they are. One that cannot be is an error before the index
+            // forgets it, else its room would be lost for good and the clear said done.
+            for file in configuration.fileSystem.files(under: imagesFolder) { configuration.fileSystem.remove(atPath: file.path) }
+            if !configuration.fileSystem.files(under: imagesFolder).isEmpty { throw CacheClearRefused(folder: imagesFolder) }
         }
         // Rendered terminal tiles (list --format grid, show --preview) go too, and the images
         // handed to a viewer (links keep a cleared image's bytes on disk).
@@ -320,6 +326,8 @@ extension PhotoCache {
             let path = root.appendingPathComponent(folder).path
             if (try? configuration.fileSystem.move(atPath: path, toPath: trash + "-" + folder)) != nil {
                 configuration.fileSystem.remove(atPath: trash + "-" + folder)
+            } else {
+                for file in configuration.fileSystem.files(under: path) { configuration.fileSystem.remove(atPath: file.path) }
             }
         }
         do {
@@ -337,5 +345,15 @@ extension PhotoCache {
         configuration.fileSystem.remove(atPath: index.path + ".corrupt")
         runLog.clear()
         return (count, bytes)
+    }
+}
+
+/// `cache clear` could not delete the cached images (a folder photos may not write in): nothing
+/// was forgotten by the index.
+public struct CacheClearRefused: Error, CustomStringConvertible {
+    /// The images folder whose files are still there.
+    public var folder: String
+    public var description: String {
+        "the images in \(folder) cannot be deleted (Permission denied), so nothing was cleared; let photos write there (chmod -R u+w), or clear as the user who owns the cache"
     }
 }

@@ -205,6 +205,52 @@ import Testing
         }
     }
 
+    /// The real file system in a cache folder that takes no new name (its mode, or a folder of
+    /// another user's), where files can be deleted or not (`deletes`).
+    struct NoRenames: CacheFileSystem {
+        var deletes: Bool
+        let live = LiveFileSystem()
+        func fileSize(atPath path: String) -> Int64? { live.fileSize(atPath: path) }
+        func exists(atPath path: String) -> Bool { live.exists(atPath: path) }
+        func createDirectory(atPath path: String) throws { try live.createDirectory(atPath: path) }
+        func remove(atPath path: String) { if deletes { live.remove(atPath: path) } }
+        func files(under folder: String) -> [(path: String, size: Int64, modified: Date)] { live.files(under: folder) }
+        func move(atPath source: String, toPath destination: String) throws { throw POSIXError(.EACCES) }
+    }
+
+    /// A clear in a cache folder that cannot be renamed in deletes the images where they are;
+    /// when they cannot be deleted either, it fails and the index still knows them (a clear
+    /// that said "Removed 5 images" left them on the disk, unknown to every later command).
+    @Test func aClearWhereNothingCanBeRenamedDeletesInPlaceOrFailsWholly() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let first = bed.cache()
+        let urls = try await browse("c", count: 5, cache: first, http: FakeImages(size: 100))
+        first.finish(command: "test")
+        first.close()
+        func cache(deletes: Bool) -> PhotoCache {
+            PhotoCache(configuration: CacheConfiguration(
+                location: .path(bed.folder), maxSizeBytes: 500 << 20, listingTTL: 600, recentSearches: 10, now: bed.clock.function,
+                fileSystem: NoRenames(deletes: deletes), warn: bed.warnings.sink))
+        }
+        let images = bed.cache().store.imagesFolder.path
+        let stuck = cache(deletes: false)
+        #expect(throws: CacheClearRefused.self) { try stuck.clear() }
+        stuck.close()
+        #expect(LiveFileSystem().files(under: images).count == 5)
+        #expect(try bed.cache().statistics().images == 5, "the index still knows the images it could not delete")
+
+        let inPlace = cache(deletes: true)
+        let removed = try inPlace.clear()
+        inPlace.close()
+        #expect(removed.images == 5 && removed.bytes == 500)
+        #expect(LiveFileSystem().files(under: images).isEmpty, "the files are deleted where they are")
+        let after = bed.cache()
+        #expect(try after.statistics().images == 0)
+        #expect(after.cachedImages(urls).isEmpty)
+        after.close()
+    }
+
     /// Ctrl-C during a clear: before the images are moved aside, nothing is removed; after, the
     /// index is emptied all the same (no listing or image is served again), and the old files
     /// left in `trash-*` go at the next sweep.

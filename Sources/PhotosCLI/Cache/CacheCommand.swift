@@ -225,6 +225,10 @@ enum CacheCommandError {
                 throw TransportError.fileSystem(
                     path: root, detail: "No space left on device; free some space, or empty the cache with photos cache clear")
             }
+            // Images that could not be deleted: a write that failed (74), and the index untouched.
+            if let refused = error as? CacheClearRefused {
+                throw TransportError.fileSystem(path: root, detail: refused.description)
+            }
             // A file where the folder belongs: said as the other commands say it.
             var info = stat()
             if stat(root, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR {
