@@ -27,19 +27,19 @@ public struct FlickrProvider: RegisteredProvider {
                 summary: "image host for responses without image URLs"),
         ],
         filters: [
-            ProviderFilter("tags", "photos with these tags, comma-separated", example: "beach,sunset"),
-            ProviderFilter("tag_mode", "any tag (any) or every tag (all)", example: "all", values: ["any", "all"]),
-            ProviderFilter("user", "one member's photos (NSID or path alias)", example: "105731165@N07", aliases: ["user_id"]),
+            ProviderFilter("tags", "photos with these tags, comma-separated", example: "beach,sunset", scope: .makesSearch),
+            ProviderFilter("tag_mode", "any tag (any) or every tag (all)", example: "all", values: ["any", "all"], scope: .searchOnly),
+            ProviderFilter("user", "one member's photos (NSID or path alias)", example: "105731165@N07", aliases: ["user_id"], scope: .makesSearch),
             ProviderFilter(
                 "sort", "order of search results", example: "interestingness-desc",
                 values: [
                     "date-posted-desc", "date-posted-asc", "date-taken-desc", "date-taken-asc", "interestingness-desc",
                     "interestingness-asc", "relevance",
-                ]),
+                ], scope: .searchOnly),
             ProviderFilter(
                 "license", "licences, comma-separated: by, by-sa, by-nd, by-nc, by-nc-sa, by-nc-nd, cc0, pdm, or Flickr's ids (4 = CC BY 2.0, 9 = CC0, 10 = public domain)",
-                example: "by,cc0,pdm"),
-            ProviderFilter("safe_search", "1 safe, 2 moderate, 3 restricted", example: "1", values: ["1", "2", "3"]),
+                example: "by,cc0,pdm", scope: .searchOnly),
+            ProviderFilter("safe_search", "1 safe, 2 moderate, 3 restricted", example: "1", values: ["1", "2", "3"], scope: .searchOnly),
         ],
         idSyntax: "flickr:<digits>", idExample: "flickr:53624890009", maxPerPage: maxPerPage, paging: .pageNumbers)
 
@@ -113,6 +113,12 @@ public struct FlickrProvider: RegisteredProvider {
         let user = filter(query, "user") ?? filter(query, "user_id")
         let isSearch = !text.isEmpty || tags != nil || user != nil
 
+        // Recent photos take no licence, order or safety level: listing them unfiltered would
+        // hand out photos the filter was there to keep out.
+        if let license = filter(query, "license") { _ = try Self.licenseIDs(license) }
+        if let unusable = Self.descriptor.filterNeedingSearch(query.filters.keys.filter { filter(query, $0) != nil }.sorted(), query: text) {
+            throw PhotosError.usage(Self.descriptor.needsSearchMessage(unusable))
+        }
         if isSearch, (page - 1).multipliedSaturating(by: perPage) >= Self.searchResultLimit {
             throw PhotosError.usage(
                 "Flickr returns only the first \(Self.searchResultLimit) results of a search; "

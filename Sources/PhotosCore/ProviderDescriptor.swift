@@ -52,6 +52,21 @@ public struct ProviderDescriptor: Sendable {
         case continuationTokens = "continuation tokens"
     }
 
+    /// The first of `keys` this provider applies only to a search, when a listing of `query`
+    /// with those filters is none; nil when every one applies.
+    public func filterNeedingSearch(_ keys: [String], query: String?) -> ProviderFilter? {
+        let given = keys.compactMap { filter(named: $0) }
+        let isSearch = !(query ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || given.contains { $0.scope == .makesSearch }
+        return isSearch ? nil : given.first { $0.scope == .searchOnly }
+    }
+
+    /// Why `filter` cannot be used without a search, and what to add.
+    public func needsSearchMessage(_ filter: ProviderFilter) -> String {
+        let makers = filters.filter { $0.scope == .makesSearch }.map { "--filter \($0.name)=\($0.example)" }
+        let alternatives = (["--query"] + makers).joined(separator: ", or ")
+        return "\(name) applies filter \(filter.name) only to a search: add \(alternatives) (without one it lists recent photos, which take no \(filter.name))"
+    }
+
     /// Settings that must be set before the provider can be used (an API key).
     public var requiredSettings: [ProviderSetting] { settings.filter(\.isRequired) }
 
@@ -150,13 +165,26 @@ public struct ProviderFilter: Sendable, Hashable {
     public var aliases: [String]
     /// The values it accepts, when they are a fixed set; nil for free text.
     public var values: [String]?
+    /// Where it applies: to every listing, or only to a search (Flickr's recent photos take
+    /// no licence, order or safety level).
+    public var scope: Scope
 
-    public init(_ name: String, _ summary: String, example: String, aliases: [String] = [], values: [String]? = nil) {
+    public enum Scope: Sendable, Hashable {
+        /// Any listing.
+        case any
+        /// Only a search: a `--query`, or a filter that makes one.
+        case searchOnly
+        /// It makes a listing a search (Flickr's `tags` and `user`).
+        case makesSearch
+    }
+
+    public init(_ name: String, _ summary: String, example: String, aliases: [String] = [], values: [String]? = nil, scope: Scope = .any) {
         self.name = name
         self.summary = summary
         self.example = example
         self.aliases = aliases
         self.values = values
+        self.scope = scope
     }
 
     /// Checks `value` against the fixed set, if any.

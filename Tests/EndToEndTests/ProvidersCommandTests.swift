@@ -117,6 +117,39 @@ import Testing
         }
     }
 
+    /// Flickr's recent photos take no licence, order or safety level: a licence filter without a
+    /// search listed every recent photo, all rights reserved ones included, and exited 0 (with
+    /// `--provider all`, mixed into the openly licensed ones the user asked for).
+    @Test func flickrFiltersOfSearchesAloneAreRefusedForRecentPhotos() async throws {
+        try await withServer { _, photos in
+            let named = try await photos.run(["list", "--provider", "flickr", "--filter", "license=cc0", "--no-thumbnails", "--format", "json"])
+            #expect(named.status == 64 && named.stdout.isEmpty)
+            #expect(named.stderr.contains("flickr applies filter license only to a search: add --query, or --filter tags="), "\(named.stderr)")
+            for filter in ["sort=relevance", "safe_search=1", "tag_mode=all"] {
+                let other = try await photos.run(["list", "--provider", "flickr", "--filter", filter, "--no-thumbnails"])
+                #expect(other.status == 64 && other.stderr.contains("only to a search"), "\(filter): \(other.stderr)")
+            }
+
+            // Among providers photos chose, Flickr is skipped, said so, and the others list.
+            let all = try await photos.run(["list", "--provider", "all", "--filter", "license=cc0", "--per-page", "3", "--no-thumbnails", "--format", "json"])
+            #expect(all.status == 0, "\(all.stderr)")
+            #expect(all.stderr.contains("flickr skipped: its filter license applies only to a search (add --query)"), "\(all.stderr)")
+            let names = Set((try all.json()["providers"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String })
+            #expect(names == ["openverse"], "\(names)")
+            let ids = (try all.json()["photos"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            #expect(!ids.isEmpty && ids.allSatisfy { $0.hasPrefix("openverse:") }, "\(ids)")
+
+            // A search, by --query or by a filter that makes one, takes them.
+            let search = try await photos.run(["list", "--provider", "flickr", "--query", "dogs", "--filter", "license=cc0", "--per-page", "3", "--no-thumbnails", "--format", "json"])
+            #expect(search.status == 0, "\(search.stderr)")
+            let tagged = try await photos.run(["list", "--provider", "flickr", "--filter", "tags=beach", "--filter", "license=cc0", "--per-page", "3", "--no-thumbnails"])
+            #expect(tagged.status == 0, "\(tagged.stderr)")
+
+            let described = try await photos.run(["providers", "--verbose"])
+            #expect(described.stdout.contains("--filter license=by,cc0,pdm: ") && described.stdout.contains("a search only (--query, or a filter that makes one)"))
+        }
+    }
+
     @Test func placeholderPicturesAreDrawnWhenTheirHostIsGone() async throws {
         var configuration = FixtureServerConfiguration()
         configuration.placeholderImageBase = "https://via.placeholder.invalid"

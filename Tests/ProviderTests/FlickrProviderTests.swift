@@ -226,6 +226,19 @@ import Testing
         #expect(http.requestedQueries.first?["method"] == ["flickr.photos.getRecent"])
     }
 
+    /// Recent photos take none of a search's filters: asked for with one, nothing is listed
+    /// (listing them unfiltered would hand out what the filter was there to keep out).
+    @Test func recentPhotosWithAFilterOfSearchesIsAUsageErrorBeforeAnyRequest() async throws {
+        let http = FakeHTTP.flickrFixtures()
+        let error = await photosError { try await Self.provider(http).list(ListQuery(perPage: 10, filters: ["license": "cc0"])) }
+        #expect(error?.exitCode == 64 && error?.description.contains("flickr applies filter license only to a search") == true, "\(String(describing: error))")
+        let badLicence = await photosError { try await Self.provider(http).list(ListQuery(perPage: 10, filters: ["license": "bogus"])) }
+        #expect(badLicence?.description.contains("got 'bogus'") == true, "a value that is no licence is said as such first")
+        #expect(http.requestedURLs.isEmpty)
+        _ = try await Self.provider(http).list(ListQuery(perPage: 10, filters: ["license": "cc0", "user": "105731165@N07"]))
+        #expect(http.requestedQueries.first?["method"] == ["flickr.photos.search"] && http.requestedQueries.first?["license"] == ["9"])
+    }
+
     // MARK: The 4000-result cap
 
     @Test func searchPagesPastTheFirst4000ResultsAreAUsageError() async throws {

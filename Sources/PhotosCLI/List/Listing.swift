@@ -13,7 +13,7 @@ struct Listing {
     var environment: AppEnvironment { context.environment }
 
     func run(_ request: ListingRequest) async throws {
-        let names = try ProviderSelection(environment: environment).resolve(request.providers, filters: request.filters)
+        let names = try ProviderSelection(environment: environment).resolve(request.providers, filters: request.filters, query: request.text)
         let providers = context.providers
         let offline = request.mode == .offline
         // Offline, a table neither fetches thumbnails nor shows them: nothing to look up.

@@ -22,7 +22,7 @@ struct ProviderSelection {
     /// With filters, only providers that understand them: a named one that does not is a usage
     /// error naming the filters it knows.
     /// `quiet` checks without saying which providers are skipped (`config show`).
-    func resolve(_ spec: String?, filters: [(key: String, value: String)] = [], quiet: Bool = false) throws -> [String] {
+    func resolve(_ spec: String?, filters: [(key: String, value: String)] = [], query: String? = nil, quiet: Bool = false) throws -> [String] {
         let registry = environment.registry
         let known = registry.names
         let requested = (spec ?? environment.defaultProviders ?? "")
@@ -91,6 +91,16 @@ struct ProviderSelection {
                 // skipped like a filter it lacks, when photos chose the providers.
                 guard chosenByPhotos else { throw error }
                 skipped.append("\(name) skipped: \(Diagnostics.describe(error))")
+                refused = refused ?? error
+                continue
+            }
+            // A filter it applies only to a search, in a listing that is none (Flickr's recent
+            // photos): listing without it would hand out what the filter was to keep out.
+            let given = filters.filter { !$0.value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }.map(\.key)
+            if let unusable = descriptor.filterNeedingSearch(given, query: query) {
+                let error = PhotosError.usage(descriptor.needsSearchMessage(unusable))
+                guard chosenByPhotos else { throw error }
+                skipped.append("\(name) skipped: its filter \(unusable.name) applies only to a search (add --query)")
                 refused = refused ?? error
                 continue
             }

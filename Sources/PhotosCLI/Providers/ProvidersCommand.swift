@@ -161,7 +161,8 @@ struct ProviderReport {
             }
             for filter in descriptor.filters {
                 let values = filter.values.map { " (\($0.joined(separator: ", ")))" } ?? ""
-                text += "  --filter \(filter.name)=\(filter.example): \(filter.summary)\(values)\n"
+                let scope = filter.scope == .searchOnly ? "; a search only (--query, or a filter that makes one)" : filter.scope == .makesSearch ? "; makes the listing a search" : ""
+                text += "  --filter \(filter.name)=\(filter.example): \(filter.summary)\(values)\(scope)\n"
             }
         }
         return text

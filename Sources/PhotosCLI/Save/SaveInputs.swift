@@ -94,7 +94,7 @@ final class SaveInputs: Sendable {
             }, expected: nil)]
         case .listing(let request):
             let environment = context.environment
-            let names = try ProviderSelection(environment: environment).resolve(request.providers, filters: request.filters)
+            let names = try ProviderSelection(environment: environment).resolve(request.providers, filters: request.filters, query: request.text)
             let walker = PageWalker(cache: context.cache, registry: environment.registry)
             let providers = context.providers
             let inputs = self
