@@ -78,6 +78,21 @@ import Glibc
         }
     }
 
+    /// The page size a save chooses for walking pages is no `--per-page` of the user's: a
+    /// provider serving smaller pages is said only when `--per-page` asked for more (a save of
+    /// 60 from Commons warned "its pages hold 50, not 60").
+    @Test func aProviderServingSmallerPagesIsSaidOnlyForATypedPageSize() async throws {
+        try await withServer { _, photos in
+            let folder = try TemporaryFolder("save-pages")
+            let chosen = try await photos.run(["save", "--provider", "commons", "--limit", "60", "--to", folder.url.path, "--format", "json"])
+            #expect(chosen.status == 0, "\(chosen.stderr)")
+            #expect(!chosen.stderr.contains("serves at most"), "\(chosen.stderr)")
+            let typed = try await photos.run(["save", "--provider", "commons", "--limit", "60", "--per-page", "100", "--to", folder.url.path, "--format", "json"])
+            #expect(typed.status == 0, "\(typed.stderr)")
+            #expect(typed.stderr.contains("commons: serves at most 50 photos a page, so its pages hold 50, not 100"), "\(typed.stderr)")
+        }
+    }
+
     /// Files are renamed into place without an fsync each (that would serialise a save of
     /// hundreds on the disk's journal). After a power cut a renamed file can be left empty; a
     /// re-run tells such a file of its own from a saved image and fetches it again.

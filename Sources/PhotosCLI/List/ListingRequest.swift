@@ -11,6 +11,9 @@ struct ListingRequest: Sendable {
     var filters: [(key: String, value: String)] = []
     var page: Int
     var perPage: Int?
+    /// Whether `perPage` is the user's `--per-page` (a provider serving fewer is then said), not
+    /// a size photos chose for walking pages (`save --limit`).
+    var perPageTyped = true
     var limit: Int?
     var walkAll: Bool
     var thumbnails: Bool

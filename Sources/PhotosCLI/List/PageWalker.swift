@@ -85,7 +85,7 @@ struct PageWalker: Sendable {
                 name: provider.name, firstPage: request.page, lastPage: request.page, perPage: perPage,
                 total: nil, hasMore: false, photos: [])
             page = request.page
-            if let asked = request.perPage, asked > perPage { listing.perPageAsked = asked }
+            if let asked = request.perPage, asked > perPage, request.perPageTyped { listing.perPageAsked = asked }
         }
 
         /// The next page's new photos (duplicates of earlier ones left out); nil when the walk

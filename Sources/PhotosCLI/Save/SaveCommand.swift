@@ -156,6 +156,7 @@ extension PhotosCommand {
                 var listing = ListingRequest(
                     providers: provider, text: query, filters: filterOptions.pairs(album: album), page: page, perPage: pageSize,
                     limit: limit, walkAll: all, thumbnails: false, format: .table)
+                listing.perPageTyped = perPage != nil
                 if refresh { listing.mode = .refresh }
                 source = .listing(listing)
             }
