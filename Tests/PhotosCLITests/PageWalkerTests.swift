@@ -142,5 +142,13 @@ struct PageWalkerTests {
         let listing = try await Self.walk(Self.request(perPage: 5, all: true), provider)
         #expect(provider.askedPages == [1, 2, 3, 4, 5])
         #expect(listing.photos.count == 10)
+        // Said: the user asked for every page, and the provider says there are more.
+        #expect(listing.endedEarly == .emptyPages(3))
+        #expect(Listing.dataWarnings(listing).contains(
+            "scripted: stopped after page 5: its last 3 pages held no photos although it says there are more; use --page 6 to try further"),
+            "\(Listing.dataWarnings(listing))")
+        // A page that ends the walk because the provider has no more is no early end.
+        let short = try await Self.walk(Self.request(perPage: 5, all: true), ScriptedProvider(pages: 2))
+        #expect(short.endedEarly == nil && Listing.dataWarnings(short).isEmpty)
     }
 }

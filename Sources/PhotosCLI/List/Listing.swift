@@ -181,6 +181,14 @@ struct Listing {
         if listing.oversized > 0 {
             lines.append("\(name): pages held more records than asked for; \(listing.oversized) \(listing.oversized == 1 ? "was" : "were") left out")
         }
+        switch listing.endedEarly {
+        case .emptyPages(let count):
+            lines.append("\(name): stopped after page \(listing.lastPage): its last \(count) pages held no photos although it says there are more; use --page \(listing.lastPage.addingSaturating(1)) to try further")
+        case .repeatedPages(let count):
+            lines.append("\(name): stopped after page \(listing.lastPage): its last \(count) pages held only photos already listed although it says there are more")
+        case nil:
+            break
+        }
         if listing.pageBoundReached {
             lines.append("\(name): stopped after \(listing.lastPage - listing.firstPage + 1) pages although it says there are more; use --page \(listing.lastPage + 1) to go on")
         }

@@ -50,6 +50,16 @@ struct ProviderListing: Sendable {
     var oversized = 0
     /// Whether `--all` stopped at the walk's page bound while the provider said there was more.
     var pageBoundReached = false
+    /// Why the walk ended while the provider said more pages followed, when its pages stopped
+    /// bringing photos (empty, or only photos already listed).
+    var endedEarly: EarlyEnd?
+
+    enum EarlyEnd: Sendable, Equatable {
+        /// Pages in a row that held no photos at all.
+        case emptyPages(Int)
+        /// Pages in a row that held only photos listed before.
+        case repeatedPages(Int)
+    }
     /// The `--per-page` asked for, when the provider serves smaller pages (``perPage``).
     var perPageAsked: Int?
     /// Whether `--limit` ended the walk inside its last page: photos of that page were left

@@ -157,6 +157,12 @@ struct PageWalker: Sendable {
             // links from its pages, a whole page's at times); three in a row end the walk.
             emptyPages = result.photos.isEmpty ? emptyPages + 1 : 0
             if !walks || !result.hasMore || emptyPages >= 3 || repeatedPages >= 2 || page == Int.max {
+                // Said: the provider promised more pages, and a user who asked for every one
+                // would otherwise take the end of its answers for the end of its photos.
+                if walks, result.hasMore, page < Int.max {
+                    if emptyPages >= 3 { listing.endedEarly = .emptyPages(emptyPages) }
+                    else if repeatedPages >= 2 { listing.endedEarly = .repeatedPages(repeatedPages) }
+                }
                 finish()
             } else if walked >= walker.maxPages {
                 listing.pageBoundReached = true
