@@ -479,6 +479,7 @@ final class CacheIndex: Sendable {
         case S_IFIFO: return "a FIFO (named pipe)"
         case S_IFSOCK: return "a socket"
         case S_IFCHR, S_IFBLK: return "a device"
+        case S_IFDIR: return "a folder"
         default: return nil
         }
     }

@@ -114,6 +114,15 @@ import Testing
                 #expect(run.stderr.contains("is a FIFO (named pipe), not a file"), "\(arguments): \(run.stderr)")
                 #expect(run.status == (arguments[0] == "list" ? 0 : 69), "\(arguments): \(run.status)")
             }
+            // A folder there is said as what it is, with what to do (it said "unable to open
+            // database file").
+            unlink(index)
+            #expect(mkdir(index, 0o700) == 0)
+            for arguments in [["cache", "stats"], ["list", "--provider", "placeholder", "--per-page", "2", "--no-thumbnails"]] {
+                let run = try await photos.run(arguments)
+                #expect(run.stderr.contains("index.sqlite is a folder, not a file; remove it and photos makes a new index"), "\(arguments): \(run.stderr)")
+                #expect(run.status == (arguments[0] == "list" ? 0 : 69), "\(arguments): \(run.status)")
+            }
         }
     }
 
