@@ -260,7 +260,8 @@ extension PhotoCache {
     public func clear(provider: String? = nil) throws -> (images: Int, bytes: Int64) {
         // Ctrl-C before anything is removed: nothing is.
         try Task.checkCancellation()
-        try configuration.fileSystem.createDirectory(atPath: root.path)
+        // No cache folder: nothing to clear, and none is made (a mistyped PHOTOS_CACHE_DIR).
+        guard configuration.fileSystem.exists(atPath: root.path) else { return (0, 0) }
         // An index a newer photos made is of no use to this one: a clear starts an empty one,
         // and the whole cache goes with it, whatever `provider` is (the images it knew would be
         // known to none).

@@ -11,7 +11,9 @@ struct PermissionTests {
         let photos = try PhotosBinary(server: nil)
         defer { photos.remove() }
         // A cache with an index, made by root: its folder is the user's only (0700).
+        try FileManager.default.createDirectory(at: photos.cacheFolder, withIntermediateDirectories: true)
         #expect(try await photos.run(["cache", "clear"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: photos.cacheFolder.appendingPathComponent("index.sqlite").path))
         #expect(chmod(photos.cacheFolder.path, 0o700) == 0)
         // A copy of photos that nobody may run (the build folder may be in a private home).
         let bin = photos.home.appendingPathComponent("bin")

@@ -251,6 +251,21 @@ import Testing
         after.close()
     }
 
+    /// Clearing a cache folder that is not there makes none (it made the folder a mistyped
+    /// PHOTOS_CACHE_DIR named, and an index in it).
+    @Test func clearingAMissingCacheFolderMakesNone() throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let missing = bed.folder.appendingPathComponent("not-there")
+        let cache = PhotoCache(configuration: CacheConfiguration(
+            location: .path(missing), maxSizeBytes: 500 << 20, listingTTL: 600, recentSearches: 10, now: bed.clock.function,
+            warn: bed.warnings.sink))
+        let removed = try cache.clear()
+        cache.close()
+        #expect(removed.images == 0 && removed.bytes == 0)
+        #expect(!FileManager.default.fileExists(atPath: missing.path))
+    }
+
     /// Ctrl-C during a clear: before the images are moved aside, nothing is removed; after, the
     /// index is emptied all the same (no listing or image is served again), and the old files
     /// left in `trash-*` go at the next sweep.
