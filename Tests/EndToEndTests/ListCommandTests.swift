@@ -888,6 +888,14 @@ import Testing
             let help = try await photos.run(command + ["--help"], environment: ["COLUMNS": "80"])
             let long = help.stdout.split(separator: "\n").filter { $0.count > 80 }
             #expect(long.isEmpty, "photos \(command.joined(separator: " ")) --help: \(long)")
+            // Each option says its default once (--columns said "(default 3; ...) (default: 3)").
+            var options: [String] = []
+            for line in help.stdout.split(separator: "\n") {
+                if line.hasPrefix("  -") { options.append("") }
+                if !options.isEmpty { options[options.count - 1] += " " + line }
+            }
+            let twice = options.filter { words($0).components(separatedBy: "(default").count > 2 }
+            #expect(twice.isEmpty, "photos \(command.joined(separator: " ")) --help: \(twice)")
         }
     }
 }

@@ -67,7 +67,7 @@ extension PhotosCommand {
         @Flag(name: .long, help: "Do not fetch thumbnails (JSON still names those already cached).")
         var noThumbnails = false
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("Columns of the grid with --format grid, 1 to 12 (default 3; fewer when the terminal is narrow). Example: --columns 4", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Columns of the grid with --format grid, 1 to 12; fewer when the terminal is narrow. Example: --columns 4", valueName: "n"))
         var columns: Int = 3
 
         @OptionGroup var output: OutputOptions
