@@ -10,8 +10,11 @@ public struct FixtureRequest: Sendable {
     public var query: [(String, String)]
     /// Request headers in order; HTTP/2 names arrive lower-cased.
     public var headers: [(String, String)]
-    /// The raw request target (path and query) as received.
+    /// The request target (path and query) as received, without a `/__faults/…` segment.
     public var target: String
+    /// The faults of a `/__faults/…/` path segment, as received (`redirects=3&latency_ms=1`):
+    /// a redirect keeps them, so that the next request meets them too.
+    public var pathFaults: String?
 
     public init(
         method: String,
@@ -60,11 +63,13 @@ public struct FixtureRequest: Sendable {
         // endpoint, so that a client that builds its own query strings (any provider) can be
         // pointed at a failing server: `PHOTOS_PLACEHOLDER_API=$URL/__faults/reset_after=100`.
         var faults: [(String, String)] = []
+        var pathFaults: String?
         var target = target
         if pathPart.hasPrefix("/__faults/") {
             let rest = pathPart.dropFirst("/__faults/".count)
             let end = rest.firstIndex(of: "/") ?? rest.endIndex
             faults = Self.parseQuery(rest[..<end])
+            pathFaults = String(rest[..<end])
             pathPart = end == rest.endIndex ? "/" : rest[end...]
             target = String(pathPart) + (queryPart.isEmpty ? "" : "?" + queryPart)
         }
@@ -76,6 +81,7 @@ public struct FixtureRequest: Sendable {
             headers: headers,
             target: target
         )
+        self.pathFaults = pathFaults
     }
 
     static func parseQuery(_ query: Substring) -> [(String, String)] {

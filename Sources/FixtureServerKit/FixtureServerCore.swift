@@ -186,6 +186,11 @@ final class FixtureServerCore: Sendable {
             return FixtureResponse(status: 302, headers: [("location", location)])
         }
         if let remaining = faults.redirects, remaining > 0 {
+            // Faults given in a `/__faults/…/` segment stay in it, counted down there.
+            if let pathFaults = request.pathFaults, pathFaults.split(separator: "&").contains(where: { $0.hasPrefix("redirects=") }) {
+                let counted = Self.target("/?" + pathFaults, replacingRedirectsWith: remaining - 1).dropFirst(2)
+                return FixtureResponse(status: 302, headers: [("location", "/__faults/\(counted)" + request.target)])
+            }
             return FixtureResponse(
                 status: 302,
                 headers: [("location", Self.target(request.target, replacingRedirectsWith: remaining - 1))]

@@ -27,6 +27,8 @@ import Testing
         Row(name: "429 once, then served", endpoint: "/__faults/fail_first=1&status=429&retry_after=1&key=matrix", status: 0, says: ""),
         Row(name: "wrong Content-Length", endpoint: "/__faults/wrong_length=100", status: 69, says: "127.0.0.1"),
         Row(name: "gzip bomb", endpoint: "/__faults/gzip_bomb=1", status: 65, says: "too large"),
+        Row(name: "three redirects, followed", endpoint: "/__faults/redirects=3&latency_ms=1", status: 0, says: ""),
+        Row(name: "thirty redirects", endpoint: "/__faults/redirects=30&latency_ms=1", status: 69, says: "too many redirects"),
         Row(name: "a redirect to no URL", endpoint: "/__faults/redirect=file:///etc/passwd", status: 69, says: "redirected to something that is not a URL"),
         Row(name: "30 MB of noise", endpoint: "/__faults/huge=30000000", status: 65, says: "placeholder"),
         Row(name: "truncated JSON", endpoint: "/__malformed", status: 65, says: "placeholder"),
