@@ -71,7 +71,7 @@ extension TransportError: CustomStringConvertible, LocalizedError {
         case .timedOut(let host, let phase):
             switch phase {
             case .connect: return "connecting to \(host) timed out"
-            case .stalled: return "transfer from \(host) stalled (nothing arrived for too long)"
+            case .stalled: return "transfer from \(host) stalled: nothing arrived for too long (PHOTOS_STALL_SECONDS sets how long; a slow network may need more)"
             case .total: return "transfer from \(host) took longer than its time limit"
             }
         case .truncated(let host, let expected, let received):
