@@ -297,7 +297,7 @@ public struct CommonsProvider: RegisteredProvider {
                 provider: name,
                 detail: "Wikimedia is rate limiting requests (HTTP 429); try again " + (wait.map { "in \($0) s" } ?? "later"))
         default:
-            return .unavailable(provider: name, detail: "Wikimedia Commons answered HTTP \(response.status)")
+            return .unavailable(provider: name, detail: "Wikimedia Commons answered HTTP \(response.status)\(response.tryAgainAdvice)")
         }
     }
 

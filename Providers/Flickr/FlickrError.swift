@@ -50,12 +50,12 @@ enum FlickrError {
     }
 
     /// A non-2xx status without a Flickr error body.
-    static func httpStatus(_ status: Int) -> PhotosError {
+    static func httpStatus(_ status: Int, advice: String = "") -> PhotosError {
         switch status {
         case 429:
             return .unavailable(provider: provider, detail: "Flickr is rate limiting requests (HTTP 429); try again later")
         case 500...599:
-            return .unavailable(provider: provider, detail: "Flickr answered HTTP \(status)")
+            return .unavailable(provider: provider, detail: "Flickr answered HTTP \(status)\(advice)")
         default:
             return .unavailable(provider: provider, detail: "Flickr answered HTTP \(status)")
         }

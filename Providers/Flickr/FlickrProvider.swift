@@ -280,7 +280,7 @@ public struct FlickrProvider: RegisteredProvider {
         if case .success(let document) = body, let status = FlickrStatus(document), status.isFailure {
             throw FlickrError.failure(code: status.code, message: status.message, photo: photo, apiKey: apiKey)
         }
-        guard response.isSuccess else { throw FlickrError.httpStatus(response.status) }
+        guard response.isSuccess else { throw FlickrError.httpStatus(response.status, advice: response.tryAgainAdvice) }
         return body
     }
 

@@ -263,7 +263,7 @@ public struct NASAProvider: RegisteredProvider {
             return .unavailable(
                 provider: name, detail: "NASA is rate limiting requests (HTTP 429); try again " + (wait.map { "in \($0) s" } ?? "later"))
         default:
-            return .unavailable(provider: name, detail: "NASA answered HTTP \(response.status)\(reason.map { ": \($0)" } ?? "")")
+            return .unavailable(provider: name, detail: "NASA answered HTTP \(response.status)\(reason.map { ": \($0)" } ?? "")\(response.tryAgainAdvice)")
         }
     }
 

@@ -291,7 +291,7 @@ public struct OpenverseProvider: RegisteredProvider {
                 provider: name,
                 detail: "Openverse refused an anonymous request (HTTP \(response.status))\(detail.map { ": \($0)" } ?? "")")
         default:
-            return .unavailable(provider: name, detail: "Openverse answered HTTP \(response.status)\(detail.map { ": \($0)" } ?? "")")
+            return .unavailable(provider: name, detail: "Openverse answered HTTP \(response.status)\(detail.map { ": \($0)" } ?? "")\(response.tryAgainAdvice)")
         }
     }
 

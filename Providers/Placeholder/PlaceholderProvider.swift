@@ -79,7 +79,7 @@ public struct PlaceholderProvider: RegisteredProvider {
             let repeated = HTTPValidators(headers: response.headers)
             return .notModified(repeated.isEmpty ? validators : repeated)
         }
-        guard response.isSuccess else { throw Self.httpStatus(response.status) }
+        guard response.isSuccess else { throw Self.httpStatus(response.status, advice: response.tryAgainAdvice) }
         let records: [PlaceholderRecord]
         let extra: Int
         let unreadable: Int
@@ -141,7 +141,7 @@ public struct PlaceholderProvider: RegisteredProvider {
         }
         let response = try await get("/photos/\(id.raw)", query: [])
         if response.status == 404 { throw PhotosError.notFound(id) }
-        guard response.isSuccess else { throw Self.httpStatus(response.status) }
+        guard response.isSuccess else { throw Self.httpStatus(response.status, advice: response.tryAgainAdvice) }
         let record: PlaceholderRecord
         do {
             record = try JSONDecoder().decode(PlaceholderRecord.self, from: response.body)
@@ -171,10 +171,10 @@ public struct PlaceholderProvider: RegisteredProvider {
         return try await http.data(for: HTTPRequest(url: url, headers: headers.merging(["Accept": "application/json"]) { $1 }))
     }
 
-    static func httpStatus(_ status: Int) -> PhotosError {
+    static func httpStatus(_ status: Int, advice: String = "") -> PhotosError {
         switch status {
         case 429: return .unavailable(provider: name, detail: "jsonplaceholder is rate limiting requests (HTTP 429); try again later")
-        default: return .unavailable(provider: name, detail: "jsonplaceholder answered HTTP \(status)")
+        default: return .unavailable(provider: name, detail: "jsonplaceholder answered HTTP \(status)\(advice)")
         }
     }
 

@@ -107,6 +107,18 @@ public struct HTTPResponse: Sendable {
     /// How many of a downloaded file's first bytes ``fileHead`` holds at most.
     public static let fileHeadLength = 16
 
+    /// For a server failing (5xx, after the transport's own retries): when to try again, as the
+    /// end of a message ("; try again later", or in the time its `Retry-After` asks); empty
+    /// for other statuses.
+    public var tryAgainAdvice: String {
+        guard (500...599).contains(status) else { return "" }
+        guard let seconds = headers["Retry-After"].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), seconds > 0 else {
+            return "; try again later"
+        }
+        let wait = seconds < 120 ? "\(seconds) s" : seconds < 7200 ? "\((seconds + 59) / 60) min" : "\((seconds + 3599) / 3600) h"
+        return "; it asks to be tried again in \(wait)"
+    }
+
     public init(
         status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(), effectiveURL: String,
         httpVersion: HTTPVersion = .unknown, bytes: Int = 0, duration: Duration = .zero,

@@ -21,8 +21,9 @@ import Testing
 
     static let rows: [Row] = [
         Row(name: "reset mid-body", endpoint: "/__faults/reset_after=40", status: 69, says: "127.0.0.1"),
-        Row(name: "stall", endpoint: "/__faults/stall_after=40", status: 69, says: "stalled", environment: ["PHOTOS_STALL_SECONDS": "1"]),
-        Row(name: "500", endpoint: "/__faults/status=500", status: 69, says: "500"),
+        Row(name: "stall", endpoint: "/__faults/stall_after=40", status: 69, says: "stalled: nothing arrived for too long (PHOTOS_STALL_SECONDS sets how long", environment: ["PHOTOS_STALL_SECONDS": "1"]),
+        Row(name: "500", endpoint: "/__faults/status=500", status: 69, says: "answered HTTP 500; try again later"),
+        Row(name: "503 for an hour", endpoint: "/__faults/status=503&retry_after=3600", status: 69, says: "answered HTTP 503; it asks to be tried again in 60 min"),
         Row(name: "429 with Retry-After, for good", endpoint: "/__faults/status=429&retry_after=1", status: 69, says: "429"),
         Row(name: "429 once, then served", endpoint: "/__faults/fail_first=1&status=429&retry_after=1&key=matrix", status: 0, says: ""),
         Row(name: "wrong Content-Length", endpoint: "/__faults/wrong_length=100", status: 69, says: "127.0.0.1"),

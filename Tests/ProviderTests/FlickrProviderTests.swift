@@ -464,3 +464,22 @@ import Testing
         #expect(page.photos.first { $0.id.raw == "53619543218" }?.thumbnailURL?.hasPrefix("https://live.staticflickr.com/65535/") == true)
     }
 }
+
+/// A failing server's answer ends its message with when to try again.
+@Suite struct TryAgainAdviceTests {
+    static func advice(_ status: Int, retryAfter: String? = nil) -> String {
+        HTTPResponse(status: status, headers: HTTPHeaders(retryAfter.map { [("Retry-After", $0)] } ?? []), effectiveURL: "https://example.com/").tryAgainAdvice
+    }
+
+    @Test func serverFailuresSayWhenToTryAgain() {
+        #expect(Self.advice(503) == "; try again later")
+        #expect(Self.advice(500, retryAfter: "30") == "; it asks to be tried again in 30 s")
+        #expect(Self.advice(503, retryAfter: "3600") == "; it asks to be tried again in 60 min")
+        #expect(Self.advice(503, retryAfter: "7200") == "; it asks to be tried again in 2 h")
+        // A date, or nonsense: no time is made up.
+        #expect(Self.advice(503, retryAfter: "Wed, 21 Oct 2015 07:28:00 GMT") == "; try again later")
+        #expect(Self.advice(503, retryAfter: "-5") == "; try again later")
+        // Not a server failure: nothing to add (404 will not change by waiting).
+        #expect(Self.advice(404, retryAfter: "30").isEmpty && Self.advice(200).isEmpty)
+    }
+}
