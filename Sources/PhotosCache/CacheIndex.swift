@@ -282,6 +282,7 @@ final class CacheIndex: Sendable {
         var grdb = Configuration()
         grdb.busyMode = .timeout(configuration.busyTimeout)
         let mapsIndex = configuration.mapsIndex
+        let maxBytes = configuration.maxSizeBytes
         // A new index (no file, or an empty one) is made without waiting for the disk: switching
         // it to WAL and creating the schema would otherwise flush six times (the rollback journal,
         // its folder, the file, the new WAL and its folder), a first run's longest wait. A crash
@@ -311,7 +312,11 @@ final class CacheIndex: Sendable {
             // listing's 35 after its last thumbnail arrived). The WAL is checkpointed instead
             // when a commit leaves it over SQLite's 1,000 pages, once in several runs.
             photos_sqlite_skip_checkpoint_on_close(UnsafeMutableRawPointer(db.sqliteConnection))
-            try db.execute(sql: "PRAGMA journal_size_limit = 4194304")
+            // The WAL is disk the cache uses beside its cap: kept to an eighth of a small cap
+            // (a cache capped at 1 MiB used 5 on the disk), SQLite's 1,000 pages (4 MiB) otherwise.
+            let journal = Self.journalLimit(maxBytes: maxBytes)
+            try db.execute(sql: "PRAGMA journal_size_limit = \(journal)")
+            if journal < Self.defaultJournalLimit { try db.execute(sql: "PRAGMA wal_autocheckpoint = \(max(16, journal / 4096))") }
             // A page cache of 512 KB rather than SQLite's 2 MB: reads by key touch a few pages,
             // and the rest of the default only filled up with the pages a long write leaves
             // behind (a save of 1000 photos), memory the run does not read again.
@@ -472,6 +477,15 @@ final class CacheIndex: Sendable {
     /// What is at `path` when it is there and neither a file nor a link ("a FIFO", "a
     /// socket", "a device"; a folder is said by SQLite itself): opening one may block or
     /// read what is no database.
+    /// SQLite's own bound on the WAL between checkpoints: 1,000 pages of 4 KiB.
+    static let defaultJournalLimit: Int64 = 4 << 20
+
+    /// The most the WAL may hold on the disk for a cache capped at `maxBytes`: an eighth of the
+    /// cap, at least 64 KiB, at most ``defaultJournalLimit``.
+    static func journalLimit(maxBytes: Int64) -> Int64 {
+        min(defaultJournalLimit, max(64 << 10, maxBytes / 8))
+    }
+
     static func nonRegularKind(_ path: String) -> String? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }

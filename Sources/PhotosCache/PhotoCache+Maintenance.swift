@@ -119,7 +119,10 @@ extension PhotoCache {
         return report
     }
 
-    /// Image bytes recorded in the index plus the live pages of the index itself.
+    /// Image bytes recorded in the index plus the live pages of the index itself: what the cap
+    /// bounds. The index's journal and free pages are left out: deleting rows would not shrink
+    /// them, and a small cap would be evicted to nothing for them (the journal is bounded by
+    /// the cap instead, ``CacheIndex/journalLimit(maxBytes:)``).
     func totalBytes() throws -> Int64 {
         try index.read { db in
             let images = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM image") ?? 0

@@ -73,8 +73,6 @@ extension PhotoCache {
             let photos = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photo") ?? 0
             let images = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM image") ?? 0
             let imageBytes = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM image") ?? 0
-            let pages = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
-            let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
             // Times that are not times (infinite, before 1970, in the future: a tampered index) are
             // left out, so that the oldest entry is a date photos can print.
             let oldest = try Double.fetchOne(
@@ -97,11 +95,15 @@ extension PhotoCache {
                 byProvider[name, default: .init(name: name, listings: 0, images: 0, imageBytes: 0)].images = row.value("n") ?? 0
                 byProvider[name, default: .init(name: name, listings: 0, images: 0, imageBytes: 0)].imageBytes = row.value("bytes") ?? 0
             }
-            // The index's live pages, and a broken one moved aside at a rebuild until a clear.
-            var aside = stat()
-            let corrupt = stat(index.path + ".corrupt", &aside) == 0 ? Int64(aside.st_size) : 0
+            // The index as its files hold it on the disk (what `du` sees): recent writes are in
+            // its journal (-wal, up to a few MiB until SQLite copies them into the index), and a
+            // broken index moved aside at a rebuild is kept until a clear.
+            let indexBytes = ["", "-wal", "-shm", ".corrupt"].reduce(Int64(0)) { total, suffix in
+                var info = stat()
+                return total + (lstat(index.path + suffix, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : 0)
+            }
             return Self.statistics(
-                path: root.path, listings: listings, photos: photos, images: images, imageBytes: imageBytes, indexBytes: pages * pageSize + corrupt,
+                path: root.path, listings: listings, photos: photos, images: images, imageBytes: imageBytes, indexBytes: indexBytes,
                 maxBytes: configuration.maxSizeBytes, oldest: oldest, runs: runs, providers: byProvider.values.sorted { $0.name < $1.name })
         }
     }

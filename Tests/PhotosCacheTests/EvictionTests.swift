@@ -205,6 +205,32 @@ import Testing
         }
     }
 
+    /// `cache stats` gives the index as much room as its files take on the disk, journal
+    /// included, and a small cap keeps that journal small: the stats said 1.7 MB where `du` said
+    /// 5.8 after fifteen listings, and a cache capped at 1 MiB took 5 MiB.
+    @Test func theIndexIsCountedAsItsFilesAndASmallCapKeepsItsJournalSmall() async throws {
+        for (cap, journal) in [(Int64(500) << 20, Int64(4) << 20), (Int64(1) << 20, Int64(128) << 10)] {
+            let bed = try CacheBed()
+            defer { bed.remove() }
+            let cache = bed.cache(maxBytes: cap)
+            for page in 1...40 {
+                let provider = FakeProvider { _, _ in .page(FakeProvider.photos("p\(page)-", count: 100)) }
+                _ = try await cache.listing(ListQuery(text: "q", page: page, perPage: 100), from: provider, mode: .normal)
+            }
+            cache.finish(command: "test")
+            let onDisk = ["", "-wal", "-shm"].reduce(Int64(0)) { total, suffix in
+                total + ((try? FileManager.default.attributesOfItem(atPath: bed.folder.appendingPathComponent("index.sqlite" + suffix).path)[.size] as? Int64) ?? 0)
+            }
+            let stats = try cache.statistics()
+            #expect(stats.indexBytes == onDisk, "cap \(cap): stats \(stats.indexBytes), files \(onDisk)")
+            let wal = (try FileManager.default.attributesOfItem(atPath: bed.folder.appendingPathComponent("index.sqlite-wal").path)[.size] as? Int64) ?? 0
+            // A checkpoint runs when a commit leaves the WAL past its bound: it may exceed it by
+            // the last commit (a page of 100 photos, some 200 KB here).
+            #expect(wal <= journal + 256 << 10, "cap \(cap): the journal holds \(wal) bytes")
+            cache.close()
+        }
+    }
+
     /// The real file system in a cache folder that takes no new name (its mode, or a folder of
     /// another user's), where files can be deleted or not (`deletes`).
     struct NoRenames: CacheFileSystem {

@@ -174,7 +174,10 @@ extension PhotosCommand {
                 let format = format
                 try await CommandRuntime.run(command: "cache prune", network: false) { context in
                     let cache = context.cache
-                    let report = try CacheCommandError.wrap(root: cache.root.path) { try cache.evict(wait: true, sweep: true) }
+                    var report = try CacheCommandError.wrap(root: cache.root.path) { try cache.evict(wait: true, sweep: true) }
+                    // What the cache takes on the disk now, as cache stats says it (the index's
+                    // journal included), rather than the part of it the cap bounds.
+                    if let total = try? cache.statistics().totalBytes { report.bytesAfter = total }
                     if format == .json {
                         try Output.write(try JSONOutput.encode(CachePruneJSON(report, maxBytes: cache.configuration.maxSizeBytes), pretty: true) + "\n")
                         return
