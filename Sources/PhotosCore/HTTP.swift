@@ -112,7 +112,9 @@ public struct HTTPResponse: Sendable {
     /// for other statuses.
     public var tryAgainAdvice: String {
         guard (500...599).contains(status) else { return "" }
-        guard let seconds = headers["Retry-After"].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), seconds > 0 else {
+        // The server's number: anything up to Int.max, so no arithmetic on it before it is
+        // bounded (a week is as good as "later").
+        guard let seconds = headers["Retry-After"].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), (1...7 * 86_400).contains(seconds) else {
             return "; try again later"
         }
         let wait = seconds < 120 ? "\(seconds) s" : seconds < 7200 ? "\((seconds + 59) / 60) min" : "\((seconds + 3599) / 3600) h"

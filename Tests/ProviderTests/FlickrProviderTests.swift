@@ -479,6 +479,9 @@ import Testing
         // A date, or nonsense: no time is made up.
         #expect(Self.advice(503, retryAfter: "Wed, 21 Oct 2015 07:28:00 GMT") == "; try again later")
         #expect(Self.advice(503, retryAfter: "-5") == "; try again later")
+        // The server's number, however large, is no crash (it overflowed at Int.max).
+        #expect(Self.advice(503, retryAfter: String(Int.max)) == "; try again later")
+        #expect(Self.advice(503, retryAfter: String(8 * 86_400)) == "; try again later")
         // Not a server failure: nothing to add (404 will not change by waiting).
         #expect(Self.advice(404, retryAfter: "30").isEmpty && Self.advice(200).isEmpty)
     }
