@@ -287,9 +287,7 @@ extension PhotoCache {
                 let rows = try Row.fetchAll(db, sql: "SELECT path, size FROM image WHERE provider = ?", arguments: [provider])
                 return rows.compactMap { row in (row.value("path") as String?).map { ($0, row.value("size") ?? 0) } }
             }
-            for (path, _) in files where Self.isSafeRelativePath(path) {
-                configuration.fileSystem.remove(atPath: root.appendingPathComponent(path).path)
-            }
+            try deleteImages(files.map(\.0).filter(Self.isSafeRelativePath))
             try index.write { db in
                 try db.execute(sql: "DELETE FROM image WHERE provider = ?", arguments: [provider])
                 try db.execute(sql: "DELETE FROM listing WHERE provider = ?", arguments: [provider])
@@ -308,21 +306,32 @@ extension PhotoCache {
         // `trash-*` folder left.
         let trash = root.appendingPathComponent("trash-\(UUID().uuidString)").path
         let imagesFolder = store.imagesFolder.path
+        let prefix = imagesFolder + "/"
+        let rootPrefix = root.path + "/"
+        /// Photos' own images in the folder, as paths relative to the cache root (as rows name them).
+        func ownImages() -> [String] {
+            configuration.fileSystem.files(under: imagesFolder).compactMap { file in
+                guard file.path.hasPrefix(prefix), CacheIndex.isOwnImage(file.path.dropFirst(prefix.count)) else { return nil }
+                return String(file.path.dropFirst(rootPrefix.count))
+            }
+        }
         if CacheIndex.foreignFile(inImages: imagesFolder, fs: configuration.fileSystem) != nil {
             // Something photos did not put there (a file the user copied in): only photos' own
             // images go, one by one, and the rest stays where it is.
-            let prefix = imagesFolder + "/"
-            for file in configuration.fileSystem.files(under: imagesFolder) where file.path.hasPrefix(prefix) {
-                if CacheIndex.isOwnImage(file.path.dropFirst(prefix.count)) { configuration.fileSystem.remove(atPath: file.path) }
-            }
+            try deleteImages(ownImages())
         } else if (try? configuration.fileSystem.move(atPath: imagesFolder, toPath: trash)) != nil {
             removeUnlessCancelled(trash)
+            // Files of another user's (a `sudo photos` run) in a folder this one may rename:
+            // set aside, out of the cache, but still on the disk.
+            let left = Task.isCancelled ? 0 : configuration.fileSystem.files(under: trash).count
+            if left > 0 {
+                configuration.warn(
+                    "\(left) \(left == 1 ? "file" : "files") of the cache could not be deleted (Permission denied); they are in \(trash): delete them as the user who owns them")
+            }
         } else if configuration.fileSystem.exists(atPath: imagesFolder) {
             // The cache folder takes no new name (its mode, or a folder of another user's): the
-            // images are deleted where they are. One that cannot be is an error before the index
-            // forgets it, else its room would be lost for good and the clear said done.
-            for file in configuration.fileSystem.files(under: imagesFolder) { configuration.fileSystem.remove(atPath: file.path) }
-            if !configuration.fileSystem.files(under: imagesFolder).isEmpty { throw CacheClearRefused(folder: imagesFolder) }
+            // images are deleted where they are.
+            try deleteImages(ownImages())
         }
         // Rendered terminal tiles (list --format grid, show --preview) go too, and the images
         // handed to a viewer (links keep a cleared image's bytes on disk).
@@ -352,12 +361,46 @@ extension PhotoCache {
     }
 }
 
-/// `cache clear` could not delete the cached images (a folder photos may not write in): nothing
-/// was forgotten by the index.
+extension PhotoCache {
+    /// Deletes the images at `paths` (relative to the cache root) where they are, stopping at
+    /// Ctrl-C. When some are left (files of another user's, a folder photos may not write in, or
+    /// Ctrl-C), the index forgets only those deleted and the clear stops there: an image the
+    /// index forgot but the disk kept would hold its room for good, and the clear be said done.
+    /// - Throws: ``CacheClearRefused`` naming what is left, or `CancellationError`.
+    fileprivate func deleteImages(_ paths: [String]) throws {
+        var deleted: [String] = []
+        var left = 0
+        for path in paths {
+            if Task.isCancelled {
+                left += 1
+                continue
+            }
+            let file = root.appendingPathComponent(path).path
+            configuration.fileSystem.remove(atPath: file)
+            if configuration.fileSystem.exists(atPath: file) { left += 1 } else { deleted.append(path) }
+        }
+        guard left > 0 else { return }
+        for chunk in deleted.chunked(500) {
+            try index.write { db in
+                try db.execute(sql: "DELETE FROM image WHERE path IN (\(Self.questionMarks(chunk.count)))", arguments: StatementArguments(chunk))
+            }
+        }
+        try Task.checkCancellation()
+        throw CacheClearRefused(folder: store.imagesFolder.path, left: left, deleted: deleted.count)
+    }
+}
+
+/// `cache clear` could not delete every cached image (files of another user's, a folder photos
+/// may not write in): the index forgot only those deleted, and nothing else was cleared.
 public struct CacheClearRefused: Error, CustomStringConvertible {
     /// The images folder whose files are still there.
     public var folder: String
+    /// Images still there, and images deleted.
+    public var left: Int
+    public var deleted: Int
     public var description: String {
-        "the images in \(folder) cannot be deleted (Permission denied), so nothing was cleared; let photos write there (chmod -R u+w), or clear as the user who owns the cache"
+        "\(left) \(left == 1 ? "image" : "images") in \(folder) cannot be deleted (Permission denied)"
+            + (deleted > 0 ? "; the \(deleted) that could be are gone" : "")
+            + ", and nothing else was cleared; delete the rest as the user who owns them (ls -l says who), then clear again"
     }
 }

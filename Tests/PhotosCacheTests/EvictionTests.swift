@@ -231,50 +231,98 @@ import Testing
         }
     }
 
-    /// The real file system in a cache folder that takes no new name (its mode, or a folder of
-    /// another user's), where files can be deleted or not (`deletes`).
-    struct NoRenames: CacheFileSystem {
-        var deletes: Bool
+    /// The real file system where renames may be refused (a cache folder that takes no new
+    /// name: its mode, or a folder of another user's) and only the files `deletes` picks can be
+    /// deleted (the others another user's).
+    struct Refusing: CacheFileSystem {
+        var renames: Bool
+        var deletes: @Sendable (String) -> Bool
         let live = LiveFileSystem()
         func fileSize(atPath path: String) -> Int64? { live.fileSize(atPath: path) }
         func exists(atPath path: String) -> Bool { live.exists(atPath: path) }
         func createDirectory(atPath path: String) throws { try live.createDirectory(atPath: path) }
-        func remove(atPath path: String) { if deletes { live.remove(atPath: path) } }
+        func remove(atPath path: String) {
+            // A folder goes when nothing is left in it (rmdir): only files may be another user's.
+            var isFolder: ObjCBool = false
+            let folder = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+            if deletes(path) || (folder && live.files(under: path).isEmpty) { live.remove(atPath: path) }
+        }
         func files(under folder: String) -> [(path: String, size: Int64, modified: Date)] { live.files(under: folder) }
-        func move(atPath source: String, toPath destination: String) throws { throw POSIXError(.EACCES) }
+        func move(atPath source: String, toPath destination: String) throws {
+            guard renames else { throw POSIXError(.EACCES) }
+            try live.move(atPath: source, toPath: destination)
+        }
     }
 
-    /// A clear in a cache folder that cannot be renamed in deletes the images where they are;
-    /// when they cannot be deleted either, it fails and the index still knows them (a clear
-    /// that said "Removed 5 images" left them on the disk, unknown to every later command).
-    @Test func aClearWhereNothingCanBeRenamedDeletesInPlaceOrFailsWholly() async throws {
+    /// A clear deletes the images where they are when their folder cannot be renamed; the ones
+    /// it cannot delete stay known to the index, with the listings, and the clear fails saying
+    /// so (a clear that said "Removed 5 images" left them on the disk, unknown to every later
+    /// command), whether all of the cache or one provider's.
+    @Test func aClearForgetsOnlyTheImagesItCouldDelete() async throws {
         let bed = try CacheBed()
         defer { bed.remove() }
         let first = bed.cache()
-        let urls = try await browse("c", count: 5, cache: first, http: FakeImages(size: 100))
+        let urls = try await browse("c", count: 6, cache: first, http: FakeImages(size: 100))
         first.finish(command: "test")
         first.close()
-        func cache(deletes: Bool) -> PhotoCache {
+        func cache(renames: Bool = false, deletes: @escaping @Sendable (String) -> Bool) -> PhotoCache {
             PhotoCache(configuration: CacheConfiguration(
                 location: .path(bed.folder), maxSizeBytes: 500 << 20, listingTTL: 600, recentSearches: 10, now: bed.clock.function,
-                fileSystem: NoRenames(deletes: deletes), warn: bed.warnings.sink))
+                fileSystem: Refusing(renames: renames, deletes: deletes), warn: bed.warnings.sink))
         }
         let images = bed.cache().store.imagesFolder.path
-        let stuck = cache(deletes: false)
+        let stuck = cache { _ in false }
         #expect(throws: CacheClearRefused.self) { try stuck.clear() }
+        #expect(throws: CacheClearRefused.self) { try stuck.clear(provider: "fake") }
         stuck.close()
-        #expect(LiveFileSystem().files(under: images).count == 5)
-        #expect(try bed.cache().statistics().images == 5, "the index still knows the images it could not delete")
+        #expect(LiveFileSystem().files(under: images).count == 6)
+        #expect(try bed.cache().statistics().images == 6, "the index still knows the images it could not delete")
 
-        let inPlace = cache(deletes: true)
+        // Half of them another user's: the other half go, and only they are forgotten.
+        let names = LiveFileSystem().files(under: images).map(\.path).sorted()
+        let deletable = Set(names.prefix(3))
+        let half = cache { deletable.contains($0) }
+        do {
+            _ = try half.clear()
+            Issue.record("a clear that left 3 images said it was done")
+        } catch let refused as CacheClearRefused {
+            #expect(refused.left == 3 && refused.deleted == 3)
+            #expect(refused.description.hasPrefix("3 images in \(images) cannot be deleted (Permission denied); the 3 that could be are gone"))
+        }
+        half.close()
+        let left = bed.cache()
+        #expect(LiveFileSystem().files(under: images).map(\.path).sorted() == Array(names.suffix(3)))
+        #expect(try left.statistics().images == 3 && left.cachedImages(urls).count == 3, "the rows of the files still there")
+        #expect(try left.statistics().listings > 0, "nothing else was cleared")
+        left.close()
+
+        let inPlace = cache { _ in true }
         let removed = try inPlace.clear()
         inPlace.close()
-        #expect(removed.images == 5 && removed.bytes == 500)
+        #expect(removed.images == 3 && removed.bytes == 300)
         #expect(LiveFileSystem().files(under: images).isEmpty, "the files are deleted where they are")
         let after = bed.cache()
-        #expect(try after.statistics().images == 0)
-        #expect(after.cachedImages(urls).isEmpty)
+        #expect(try after.statistics().images == 0 && after.cachedImages(urls).isEmpty)
         after.close()
+    }
+
+    /// Files another user left in a folder this one may rename are set aside with it but stay on
+    /// the disk: the clear says where they are.
+    @Test func filesAClearSetAsideButCouldNotDeleteAreSaid() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let first = bed.cache()
+        _ = try await browse("c", count: 2, cache: first, http: FakeImages(size: 100))
+        first.finish(command: "test")
+        first.close()
+        let cache = PhotoCache(configuration: CacheConfiguration(
+            location: .path(bed.folder), maxSizeBytes: 500 << 20, listingTTL: 600, recentSearches: 10, now: bed.clock.function,
+            fileSystem: Refusing(renames: true, deletes: { _ in false }), warn: bed.warnings.sink))
+        let removed = try cache.clear()
+        cache.close()
+        #expect(removed.images == 2)
+        let said = bed.warnings.all.first { $0.contains("could not be deleted") } ?? ""
+        #expect(said.hasPrefix("2 files of the cache could not be deleted (Permission denied); they are in \(bed.folder.path)/trash-"), "\(bed.warnings.all)")
     }
 
     /// Clearing a cache folder that is not there makes none (it made the folder a mistyped
