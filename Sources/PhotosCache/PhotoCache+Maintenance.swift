@@ -37,7 +37,10 @@ extension PhotoCache {
     /// - Throws: ``CacheUnavailable`` or a database error.
     @discardableResult
     public func evict(wait: Bool, sweep: Bool = false) throws -> EvictionReport {
-        try configuration.fileSystem.createDirectory(atPath: root.path)
+        // No cache folder: nothing to evict, and none is made (a mistyped PHOTOS_CACHE_DIR).
+        guard configuration.fileSystem.exists(atPath: root.path) else {
+            return EvictionReport(ran: true, bytesBefore: 0, bytesAfter: 0, evictedImages: 0, evictedBytes: 0, removedOrphans: 0)
+        }
         // Opened before the lock is taken: a broken index is rebuilt under that same lock, which
         // this process, holding it through another descriptor, would wait for forever.
         _ = try index.database()

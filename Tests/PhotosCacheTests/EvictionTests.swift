@@ -325,9 +325,9 @@ import Testing
         #expect(said.hasPrefix("2 files of the cache could not be deleted (Permission denied); they are in \(bed.folder.path)/trash-"), "\(bed.warnings.all)")
     }
 
-    /// Clearing a cache folder that is not there makes none (it made the folder a mistyped
-    /// PHOTOS_CACHE_DIR named, and an index in it).
-    @Test func clearingAMissingCacheFolderMakesNone() throws {
+    /// Clearing or pruning a cache folder that is not there makes none (they made the folder a
+    /// mistyped PHOTOS_CACHE_DIR named, and an index in it).
+    @Test func clearingOrPruningAMissingCacheFolderMakesNone() throws {
         let bed = try CacheBed()
         defer { bed.remove() }
         let missing = bed.folder.appendingPathComponent("not-there")
@@ -335,9 +335,11 @@ import Testing
             location: .path(missing), maxSizeBytes: 500 << 20, listingTTL: 600, recentSearches: 10, now: bed.clock.function,
             warn: bed.warnings.sink))
         let removed = try cache.clear()
+        let pruned = try cache.evict(wait: true, sweep: true)
         cache.close()
         #expect(removed.images == 0 && removed.bytes == 0)
-        #expect(!FileManager.default.fileExists(atPath: missing.path))
+        #expect(pruned.evictedImages == 0 && pruned.removedOrphans == 0 && pruned.bytesAfter == 0)
+        #expect(!FileManager.default.fileExists(atPath: missing.path), "neither clear nor prune makes it")
     }
 
     /// Ctrl-C during a clear: before the images are moved aside, nothing is removed; after, the
