@@ -187,7 +187,9 @@ final class FixtureServerCore: Sendable {
         }
         if let remaining = faults.redirects, remaining > 0 {
             // Faults given in a `/__faults/…/` segment stay in it, counted down there.
-            if let pathFaults = request.pathFaults, pathFaults.split(separator: "&").contains(where: { $0.hasPrefix("redirects=") }) {
+            // (The query's count is the one read when both give one: it is counted down there.)
+            let inQuery = request.target.split(separator: "?", maxSplits: 1).dropFirst().first?.split(separator: "&").contains { $0.hasPrefix("redirects=") } ?? false
+            if !inQuery, let pathFaults = request.pathFaults, pathFaults.split(separator: "&").contains(where: { $0.hasPrefix("redirects=") }) {
                 let counted = Self.target("/?" + pathFaults, replacingRedirectsWith: remaining - 1).dropFirst(2)
                 return FixtureResponse(status: 302, headers: [("location", "/__faults/\(counted)" + request.target)])
             }
