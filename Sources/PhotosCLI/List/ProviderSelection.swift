@@ -100,7 +100,7 @@ struct ProviderSelection {
             if let unusable = descriptor.filterNeedingSearch(given, query: query) {
                 let error = PhotosError.usage(descriptor.needsSearchMessage(unusable))
                 guard chosenByPhotos else { throw error }
-                skipped.append("\(name) skipped: its filter \(unusable.name) applies only to a search (add --query)")
+                skipped.append("\(name) skipped: its filter \(unusable.name) applies only to a search (add --query, or a filter that makes one)")
                 refused = refused ?? error
                 continue
             }
