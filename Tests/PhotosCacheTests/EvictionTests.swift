@@ -266,9 +266,7 @@ import Testing
         first.finish(command: "test")
         first.close()
         func cache(renames: Bool = false, deletes: @escaping @Sendable (String) -> Bool) -> PhotoCache {
-            PhotoCache(configuration: CacheConfiguration(
-                location: .path(bed.folder), maxSizeBytes: 500 << 20, listingTTL: 600, recentSearches: 10, now: bed.clock.function,
-                fileSystem: Refusing(renames: renames, deletes: deletes), warn: bed.warnings.sink))
+            bed.cache(fileSystem: Refusing(renames: renames, deletes: deletes))
         }
         let images = bed.cache().store.imagesFolder.path
         let stuck = cache { _ in false }
@@ -315,9 +313,7 @@ import Testing
         _ = try await browse("c", count: 2, cache: first, http: FakeImages(size: 100))
         first.finish(command: "test")
         first.close()
-        let cache = PhotoCache(configuration: CacheConfiguration(
-            location: .path(bed.folder), maxSizeBytes: 500 << 20, listingTTL: 600, recentSearches: 10, now: bed.clock.function,
-            fileSystem: Refusing(renames: true, deletes: { _ in false }), warn: bed.warnings.sink))
+        let cache = bed.cache(fileSystem: Refusing(renames: true, deletes: { _ in false }))
         let removed = try cache.clear()
         cache.close()
         #expect(removed.images == 2)
@@ -331,9 +327,7 @@ import Testing
         let bed = try CacheBed()
         defer { bed.remove() }
         let missing = bed.folder.appendingPathComponent("not-there")
-        let cache = PhotoCache(configuration: CacheConfiguration(
-            location: .path(missing), maxSizeBytes: 500 << 20, listingTTL: 600, recentSearches: 10, now: bed.clock.function,
-            warn: bed.warnings.sink))
+        let cache = bed.cache(at: missing)
         let removed = try cache.clear()
         let pruned = try cache.evict(wait: true, sweep: true)
         cache.close()
@@ -360,9 +354,7 @@ import Testing
         await #expect(throws: CancellationError.self) { try await early.value }
         #expect(bed.cache().cachedImages(urls).count == 5, "interrupted before it began, nothing is removed")
 
-        let interrupted = PhotoCache(configuration: CacheConfiguration(
-            location: .path(bed.folder), maxSizeBytes: 500 << 20, listingTTL: 600, recentSearches: 10, now: bed.clock.function,
-            fileSystem: InterruptedAfterMove(), warn: bed.warnings.sink))
+        let interrupted = bed.cache(fileSystem: InterruptedAfterMove())
         let removed = try await Task { try interrupted.clear() }.value
         #expect(removed.images == 5)
         interrupted.close()

@@ -26,10 +26,13 @@ struct CacheBed {
         folder = try temporaryFolder("cache")
     }
 
-    func cache(maxBytes: Int64 = 500 * 1024 * 1024, ttl: TimeInterval = 600, recentSearches: Int = 10) -> PhotoCache {
+    func cache(
+        maxBytes: Int64 = 500 * 1024 * 1024, ttl: TimeInterval = 600, recentSearches: Int = 10, fileSystem: any CacheFileSystem = LiveFileSystem(),
+        at location: URL? = nil
+    ) -> PhotoCache {
         PhotoCache(configuration: CacheConfiguration(
-            location: .path(folder), maxSizeBytes: maxBytes, listingTTL: ttl, recentSearches: recentSearches,
-            now: clock.function, warn: warnings.sink))
+            location: .path(location ?? folder), maxSizeBytes: maxBytes, listingTTL: ttl, recentSearches: recentSearches,
+            now: clock.function, fileSystem: fileSystem, warn: warnings.sink))
     }
 
     func remove() { try? FileManager.default.removeItem(at: folder) }
