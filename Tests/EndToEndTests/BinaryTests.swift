@@ -126,6 +126,20 @@ import Testing
         }
     }
 
+    /// A relative cache folder is one cache per working folder: said, with the folder it is.
+    @Test func aRelativeCacheFolderIsSaid() async throws {
+        let photos = try Photos(server: nil)
+        defer { photos.remove() }
+        let name = "relative-cache-\(UUID().uuidString)"
+        let relative = try await photos.run(["cache", "stats"], environment: ["PHOTOS_CACHE_DIR": name])
+        #expect(relative.status == 0)
+        let folder = FileManager.default.currentDirectoryPath + "/" + name
+        #expect(relative.stderr.contains("is a relative path, '\(name)': the cache is "), "\(relative.stderr)")
+        #expect(relative.stdout.contains(name) && !FileManager.default.fileExists(atPath: folder), "stats makes no folder: \(relative.stdout)")
+        let absolute = try await photos.run(["cache", "stats"])
+        #expect(absolute.status == 0 && absolute.stderr.isEmpty, "\(absolute.stderr)")
+    }
+
     @Test func offlineWithNothingCachedExits69() async throws {
         let photos = try Photos(server: nil)
         defer { photos.remove() }

@@ -1,6 +1,7 @@
 import Foundation
 import PhotosCache
 import PhotosCore
+import PhotosTerminal
 
 extension AppEnvironment {
     /// The cache for this command: PHOTOS_CACHE_DIR and `[cache]` settings (environment first);
@@ -14,6 +15,12 @@ extension AppEnvironment {
             settings = try CacheConfiguration.settings(config: config.values, environment: environment)
         } catch let error as CacheConfiguration.SettingError {
             throw PhotosError.usage(error.description)
+        }
+        // A relative folder is one cache per working folder: said, as few mean that.
+        if let dir = self.settings["PHOTOS_CACHE_DIR"], !HomePath.expand(dir, environment: environment).hasPrefix("/") {
+            Diagnostics.warning(
+                "the cache folder (PHOTOS_CACHE_DIR or config [cache] dir) is a relative path, \(TerminalText.quoted(dir, width: 80)): the cache is "
+                    + "\(TerminalText.sanitize(cacheRoot.path)), another one in each folder photos runs in; give an absolute path (or ~/...) for one cache")
         }
         var configuration = CacheConfiguration(
             location: .path(cacheRoot), maxSizeBytes: settings.maxSizeBytes, listingTTL: settings.listingTTL,
