@@ -147,6 +147,12 @@ import Testing
 
             let described = try await photos.run(["providers", "--verbose"])
             #expect(described.stdout.contains("--filter license=by,cc0,pdm: ") && described.stdout.contains("a search only (--query, or a filter that makes one)"))
+            // Scripts read the same from the JSON.
+            let json = try await photos.run(["providers", "--format", "json"])
+            let providers = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+            let flickr = try #require(providers.first { $0["name"] as? String == "flickr" }?["filters"] as? [[String: Any]])
+            let scopes = Dictionary(uniqueKeysWithValues: flickr.compactMap { filter in (filter["name"] as? String).map { ($0, filter["scope"] as? String ?? "") } })
+            #expect(scopes == ["tags": "makes_search", "user": "makes_search", "tag_mode": "search", "sort": "search", "license": "search", "safe_search": "search"], "\(scopes)")
         }
     }
 

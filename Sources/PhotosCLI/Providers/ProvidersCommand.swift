@@ -62,13 +62,20 @@ struct ProviderReport {
 
         struct FilterJSON: Encodable {
             var filter: ProviderFilter
-            enum Keys: String, CodingKey { case name, summary, example, values }
+            enum Keys: String, CodingKey { case name, summary, example, values, scope }
             func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: Keys.self)
                 try container.encode(filter.name, forKey: .name)
                 try container.encode(filter.summary, forKey: .summary)
                 try container.encode(filter.example, forKey: .example)
                 try container.encode(filter.values, forKey: .values)
+                // "any" listing, "search" only, or "makes_search" (the listing is then one).
+                let scope = switch filter.scope {
+                case .any: "any"
+                case .searchOnly: "search"
+                case .makesSearch: "makes_search"
+                }
+                try container.encode(scope, forKey: .scope)
             }
         }
 
