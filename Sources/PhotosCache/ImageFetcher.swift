@@ -23,8 +23,8 @@ public struct ImageFetcher: Sendable {
 
     /// What a batch fetch produced.
     public struct Batch: Sendable {
-        /// Files by the URL they came from.
-        public var files: [String: URL] = [:]
+        /// Files by the URL they came from, as absolute paths.
+        public var files: [String: String] = [:]
         /// Failures grouped by host, each with its first error, how many URLs failed, and how
         /// many of those failed for another reason than the first.
         public var failuresByHost: [String: (error: String, count: Int, otherReasons: Int)] = [:]
@@ -93,7 +93,7 @@ public struct ImageFetcher: Sendable {
             providers[item.url] = item.provider
             if URLPolicy.isAllowed(item.url) { allowed.append(item.url) } else { batch.refused += 1 }
         }
-        batch.files = cache.cachedImages(allowed)
+        batch.files = cache.cachedImagePaths(allowed)
         batch.cached = batch.files.count
         let missing = allowed.filter { batch.files[$0] == nil }
         if offline {
@@ -110,7 +110,7 @@ public struct ImageFetcher: Sendable {
         for url in missing {
             switch results[url] ?? .failure(CancellationError()) {
             case .success(let file):
-                batch.files[url] = file
+                batch.files[url] = file.path
             case .failure(TransportError.unsupportedScheme):
                 batch.refused += 1
             case .failure(TransportError.fileSystem(let path, let detail)):

@@ -9,7 +9,13 @@ extension PhotoCache {
     /// file is missing or has another size is dropped, so the image is fetched again.
     /// - Returns: files by URL; URLs not returned are not cached.
     public func cachedImages(_ urls: [String]) -> [String: URL] {
-        var found: [String: URL] = [:]
+        cachedImagePaths(urls).mapValues { URL(fileURLWithPath: $0, isDirectory: false) }
+    }
+
+    /// ``cachedImages(_:)`` as absolute paths: what a listing of hundreds of photos prints.
+    public func cachedImagePaths(_ urls: [String]) -> [String: String] {
+        var found: [String: String] = [:]
+        found.reserveCapacity(urls.count)
         var wanted: [String] = []
         memory.withLock { memory in
             for url in urls {
@@ -17,14 +23,14 @@ extension PhotoCache {
             }
         }
         var broken: [String: Int64] = [:]
-        var rows: [String: (path: String, size: Int64, lastAccess: Double)] = [:]
+        var rows: [(url: String, path: String, size: Int64, lastAccess: Double)] = []
         // An index this process made new holds no image of this run's (those are in memory
         // until the command ends), and at most what another process sharing the new cache
         // recorded meanwhile, which is then fetched again: a cold listing asks it nothing, and
         // so does not wait behind the listing being stored.
         if !wanted.isEmpty, !index.isNewThisRun {
             do {
-                rows = try indexedImages(wanted)
+                rows = try indexedImageRows(wanted)
             } catch {
                 reportFailure("look up images", error)
             }
@@ -32,21 +38,24 @@ extension PhotoCache {
         // The recorded accesses: the end of the command writes those older than the granularity.
         var recorded: [(String, Double)] = []
         do {
-            for (url, entry) in rows {
-                // The recorded path is trusted only inside images/ (no hashing on the hot path).
-                // Joined as a string and named a file: a URL would stat it and parse it.
+            recorded.reserveCapacity(rows.count)
+            for entry in rows {
+                // The recorded path is trusted only inside images/ (no hashing on the hot path),
+                // and joined as a string.
                 let path = rootPath + "/" + entry.path
                 if Self.isSafeRelativePath(entry.path), configuration.fileSystem.fileSize(atPath: path) == entry.size {
-                    found[url] = URL(fileURLWithPath: path, isDirectory: false)
-                    recorded.append((url, entry.lastAccess))
+                    found[entry.url] = path
+                    recorded.append((entry.url, entry.lastAccess))
                 } else {
-                    broken[url] = entry.size
+                    broken[entry.url] = entry.size
                 }
             }
         }
         let hits = found
-        memory.withLock { memory in
-            for (url, file) in hits { memory[url] = file }
+        if !recorded.isEmpty {
+            memory.withLock { memory in
+                for (url, _) in recorded { memory[url] = hits[url] }
+            }
         }
         run.withLock { run in
             run.imageHits += hits.count
@@ -285,7 +294,7 @@ extension PhotoCache {
         }
         let target = URL(fileURLWithPath: path, isDirectory: false)
         let record = ImageRecord(url: url, path: relative, size: size, provider: provider)
-        memory.withLock { $0[url] = target }
+        memory.withLock { $0[url] = path }
         run.withLock { run in
             run.imageMisses += 1
             run.newImages[url] = record
@@ -322,18 +331,26 @@ extension PhotoCache {
 
     /// Index rows for `urls`: one prepared statement run per URL (a listing's hundreds: SQLite
     /// parsed an `IN` list of 500 values in more instructions than the 500 look-ups take).
+    /// The index's rows of `urls`, by URL.
     func indexedImages(_ urls: [String]) throws -> [String: (path: String, size: Int64, lastAccess: Double)] {
+        var rows: [String: (path: String, size: Int64, lastAccess: Double)] = [:]
+        for row in try indexedImageRows(urls) { rows[row.url] = (row.path, row.size, row.lastAccess) }
+        return rows
+    }
+
+    /// The index's rows of `urls`, in their order (a URL asked for twice is found twice).
+    func indexedImageRows(_ urls: [String]) throws -> [(url: String, path: String, size: Int64, lastAccess: Double)] {
         try index.read { db in
             let lookup = BoundStatement(try db.makeStatement(sql: "SELECT path, size, last_access FROM image WHERE url = ?"), in: db)
-            var result: [String: (path: String, size: Int64, lastAccess: Double)] = [:]
+            var result: [(url: String, path: String, size: Int64, lastAccess: Double)] = []
             result.reserveCapacity(urls.count)
-            for url in urls where result[url] == nil {
+            for url in urls {
                 lookup.bind(1, url)
-                let row = try lookup.firstRow { columns -> (path: String, size: Int64, lastAccess: Double)? in
+                let row = try lookup.firstRow { columns -> (url: String, path: String, size: Int64, lastAccess: Double)? in
                     guard let path = columns.text(0), let size = columns.int64(1) else { return nil }
-                    return (path, size, columns.double(2).flatMap { $0.isFinite ? $0 : nil } ?? 0)
+                    return (url, path, size, columns.double(2).flatMap { $0.isFinite ? $0 : nil } ?? 0)
                 }
-                if let row { result[url] = row }
+                if let row { result.append(row) }
             }
             return result
         }

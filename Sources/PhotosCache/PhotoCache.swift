@@ -18,8 +18,9 @@ public final class PhotoCache: Sendable {
     public let store: ImageStore
     let index: CacheIndex
 
-    /// Verified image files of this process, by URL (the memory tier).
-    let memory = Mutex<[String: URL]>([:])
+    /// Verified image files of this process, by URL (the memory tier): absolute paths, not
+    /// `URL`s, which cost more to make and to read the path back from than the look-up itself.
+    let memory = Mutex<[String: String]>([:])
     /// Image downloads in flight in this process, by URL.
     let inFlight = Mutex<[String: SharedDownload]>([:])
     /// What this run did, flushed by `finish`.

@@ -61,7 +61,7 @@ import Testing
         let again = bed.cache()
         let second = await ImageFetcher(cache: again, http: http).fetchAll(urls.map { ($0, "fake") })
         #expect(second.cached == 20 && http.total == 21)
-        #expect(second.files.values.allSatisfy { (try? Data(contentsOf: $0).count) == 1234 })
+        #expect(second.files.values.allSatisfy { (try? Data(contentsOf: URL(fileURLWithPath: $0)).count) == 1234 })
         again.finish(command: "test")
         let stats = try again.statistics()
         #expect(stats.images == 21 && stats.imageBytes == 21 * 1234 && stats.imageHits == 20 && stats.imageMisses == 21)

@@ -127,7 +127,7 @@ struct Listing {
             // --no-thumbnails fetches none, but those already cached are still where the JSON
             // says (one look-up; none at all in a cache made this run).
             let urls = photos.compactMap(\.thumbnailURL)
-            if !urls.isEmpty { thumbnails.files = context.cache.cachedImages(urls) }
+            if !urls.isEmpty { thumbnails.files = context.cache.cachedImagePaths(urls) }
         }
         try print(listings: listings, photos: photos, thumbnails: thumbnails, request: request, failures: failures)
         // Nothing listed while providers failed: the ones that answered had nothing, but the

@@ -9,10 +9,11 @@ import Synchronization
 extension Listing {
     /// Thumbnail files by URL, and which of them photos drew itself.
     struct Thumbnails {
-        var files: [String: URL] = [:]
+        /// Absolute paths.
+        var files: [String: String] = [:]
         var synthesized: Set<String> = []
 
-        func path(_ photo: Photo) -> String? { photo.thumbnailURL.flatMap { files[$0]?.path } }
+        func path(_ photo: Photo) -> String? { photo.thumbnailURL.flatMap { files[$0] } }
         func isSynthesized(_ photo: Photo) -> Bool { photo.thumbnailURL.map(synthesized.contains) ?? false }
     }
 
@@ -50,10 +51,14 @@ extension Listing {
         progress.finish()
         let items = parts.flatMap(\.items)
         guard !items.isEmpty else { return Thumbnails() }
-        var batch = ImageFetcher.Batch()
-        for part in parts { batch.merge(part.batch) }
-        let urls = Set(items.map(\.url))
+        // One provider's batch as it is: merging it into an empty one would hash every URL again.
+        var batch = parts.count == 1 ? parts[0].batch : ImageFetcher.Batch()
+        if parts.count > 1 {
+            for part in parts { batch.merge(part.batch) }
+        }
         let drawn = synthesizeMissing(items, batch: &batch, offline: offline)
+        // How many thumbnails there are, counted only when a message says it.
+        var urls: Set<String> { Set(items.map(\.url)) }
         if batch.notCached > 0 {
             Diagnostics.remark("\(batch.notCached) of \(urls.count) thumbnails are not cached (--offline)")
         }
@@ -86,7 +91,7 @@ extension Listing {
         var hosts: Set<String> = []
         // Offline every missing thumbnail may have been drawn before; online only those of hosts
         // that failed (the host is worked out only then: it parses the URL).
-        guard offline || !batch.failuresByHost.isEmpty else { return [] }
+        guard offline ? batch.notCached > 0 : !batch.failuresByHost.isEmpty else { return [] }
         for (url, name) in items where batch.files[url] == nil && !drawn.contains(url) {
             guard let name else { continue }
             let failedHost = offline ? nil : ImageFetcher.host(url)
@@ -111,7 +116,7 @@ extension Listing {
                 Diagnostics.warning("could not draw thumbnails into \(folder.path): \(PhotoCache.describe(error))")
                 break
             }
-            batch.files[url] = file
+            batch.files[url] = file.path
             drawn.insert(url)
             hosts.insert(host)
             if let failure = batch.failuresByHost[host] {
