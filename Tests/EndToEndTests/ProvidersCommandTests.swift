@@ -139,6 +139,26 @@ import Testing
             let ids = (try all.json()["photos"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
             #expect(!ids.isEmpty && ids.allSatisfy { $0.hasPrefix("openverse:") }, "\(ids)")
 
+            // Providers the config names are the user's defaults, not this command's: Flickr is
+            // skipped as among those photos chose, said with where its name came from; named
+            // alone there, the error says so.
+            let config = photos.home.appendingPathComponent("defaults.toml")
+            try "[defaults]\nprovider = \"flickr,openverse\"\n".write(to: config, atomically: true, encoding: .utf8)
+            let configured = try await photos.run(
+                ["list", "--filter", "license=cc0", "--per-page", "3", "--no-thumbnails", "--format", "json"], environment: ["PHOTOS_CONFIG": config.path])
+            #expect(configured.status == 0, "\(configured.stderr)")
+            #expect(configured.stderr.contains(
+                "flickr (named by config [defaults] provider) skipped: its filter license applies only to a search"), "\(configured.stderr)")
+            let listed = (try configured.json()["photos"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            #expect(!listed.isEmpty && listed.allSatisfy { $0.hasPrefix("openverse:") }, "\(listed)")
+            try "[defaults]\nprovider = \"flickr\"\n".write(to: config, atomically: true, encoding: .utf8)
+            let alone = try await photos.run(["list", "--filter", "license=cc0", "--no-thumbnails"], environment: ["PHOTOS_CONFIG": config.path])
+            #expect(alone.status == 64 && alone.stdout.isEmpty)
+            #expect(alone.stderr.hasPrefix("photos: error: flickr applies filter license only to a search: add --query"), "\(alone.stderr)")
+            #expect(alone.stderr.contains("(named by config [defaults] provider)") && !alone.stderr.contains("skipped"), "\(alone.stderr)")
+            let typo = try await photos.run(["list", "--filter", "licence=cc0", "--no-thumbnails"], environment: ["PHOTOS_CONFIG": config.path])
+            #expect(typo.status == 64 && typo.stderr.contains("flickr (named by config [defaults] provider) has no filter 'licence'; did you mean 'license'?"), "\(typo.stderr)")
+
             // A search, by --query or by a filter that makes one, takes them.
             let search = try await photos.run(["list", "--provider", "flickr", "--query", "dogs", "--filter", "license=cc0", "--per-page", "3", "--no-thumbnails", "--format", "json"])
             #expect(search.status == 0, "\(search.stderr)")

@@ -19,8 +19,9 @@ struct ProviderSelection {
 
     /// The providers a listing asks: those named (`a,b`), every ready one (`all`), or, when none
     /// is named, the config's `[defaults] provider`, else every ready provider of real photos.
-    /// With filters, only providers that understand them: a named one that does not is a usage
-    /// error naming the filters it knows.
+    /// With filters, only providers that understand them: one named on the command line that
+    /// does not is a usage error naming the filters it knows; one the config names is skipped
+    /// with a note, as those photos chose are, unless none is left.
     /// `quiet` checks without saying which providers are skipped (`config show`).
     func resolve(_ spec: String?, filters: [(key: String, value: String)] = [], query: String? = nil, quiet: Bool = false) throws -> [String] {
         let registry = environment.registry
@@ -32,6 +33,11 @@ struct ProviderSelection {
         }
         var names: [String] = []
         let chosenByPhotos = requested.isEmpty || requested == ["all"]
+        // Names from the config file are the user's defaults, not this command's: a filter one
+        // of them cannot apply skips it, as it skips a provider photos chose.
+        let namedByConfig = spec == nil && !chosenByPhotos
+        let maySkip = chosenByPhotos || namedByConfig
+        let fromConfig = namedByConfig ? " (named by config [defaults] provider)" : ""
         if requested.isEmpty {
             names = environment.readyProviders.filter { !$0.isSampleData }.map(\.name)
             guard !names.isEmpty else {
@@ -71,15 +77,19 @@ struct ProviderSelection {
             if let unknown = filters.first(where: { descriptor.filter(named: $0.key) == nil }) {
                 let knows = descriptor.filters.isEmpty ? "it has no filters" : "it knows \(descriptor.filters.map(\.name).joined(separator: ", "))"
                 if !chosenByPhotos {
+                    let error: PhotosError
                     if let near = CommandSuggestion.closest(unknown.key, among: descriptor.filters.map(\.name)) {
-                        throw PhotosError.usage("\(name) has no filter \(TerminalText.quoted(unknown.key)); did you mean '\(near)'? (\(knows))")
+                        error = .usage("\(name)\(fromConfig) has no filter \(TerminalText.quoted(unknown.key)); did you mean '\(near)'? (\(knows))")
+                    } else {
+                        // A filter another provider has (`--album` is placeholder's): said, with how.
+                        let holders = registry.descriptors.filter { $0.filter(named: unknown.key) != nil }.map(\.name)
+                        let elsewhere = holders.isEmpty ? "" : " (\(holders.joined(separator: ", ")) \(holders.count == 1 ? "has" : "have") it: --provider \(holders[0]))"
+                        error = .usage("\(name)\(fromConfig) has no filter \(TerminalText.quoted(unknown.key))\(elsewhere); \(knows)")
                     }
-                    // A filter another provider has (`--album` is placeholder's): said, with how.
-                    let holders = registry.descriptors.filter { $0.filter(named: unknown.key) != nil }.map(\.name)
-                    let elsewhere = holders.isEmpty ? "" : " (\(holders.joined(separator: ", ")) \(holders.count == 1 ? "has" : "have") it: --provider \(holders[0]))"
-                    throw PhotosError.usage("\(name) has no filter \(TerminalText.quoted(unknown.key))\(elsewhere); \(knows)")
+                    guard namedByConfig else { throw error }
+                    refused = refused ?? error
                 }
-                skipped.append("\(name) skipped: it has no filter \(TerminalText.quoted(unknown.key))")
+                skipped.append("\(name)\(fromConfig) skipped: it has no filter \(TerminalText.quoted(unknown.key))")
                 continue
             }
             do {
@@ -88,10 +98,10 @@ struct ProviderSelection {
                 }
             } catch {
                 // A value one provider's filter refuses (sort orders differ between providers):
-                // skipped like a filter it lacks, when photos chose the providers.
-                guard chosenByPhotos else { throw error }
-                skipped.append("\(name) skipped: \(Diagnostics.describe(error))")
-                refused = refused ?? error
+                // skipped like a filter it lacks, when the command line did not name it.
+                guard maySkip else { throw error }
+                skipped.append("\(name)\(fromConfig) skipped: \(Diagnostics.describe(error))")
+                refused = refused ?? (namedByConfig ? PhotosError.usage(Diagnostics.describe(error) + fromConfig) : error)
                 continue
             }
             // A filter it applies only to a search, in a listing that is none (Flickr's recent
@@ -99,9 +109,9 @@ struct ProviderSelection {
             let given = filters.filter { !$0.value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }.map(\.key)
             if let unusable = descriptor.filterNeedingSearch(given, query: query) {
                 let error = PhotosError.usage(descriptor.needsSearchMessage(unusable))
-                guard chosenByPhotos else { throw error }
-                skipped.append("\(name) skipped: its filter \(unusable.name) applies only to a search (add --query, or a filter that makes one)")
-                refused = refused ?? error
+                guard maySkip else { throw error }
+                skipped.append("\(name)\(fromConfig) skipped: its filter \(unusable.name) applies only to a search (add --query, or a filter that makes one)")
+                refused = refused ?? (namedByConfig ? PhotosError.usage(descriptor.needsSearchMessage(unusable) + fromConfig) : error)
                 continue
             }
             understood.append(name)
