@@ -34,6 +34,11 @@ public struct CacheConfiguration: Sendable {
     /// faults fewer, 6% of its time. Not for runs that write hundreds of rows: every page of
     /// the file they touch stays counted in their memory, 0.6 MB more in a save of 1000.
     public var mapsIndex = false
+    /// Whether the first use of the index makes the cache folder when it is not there (default
+    /// true). False for runs that only read (`--offline`, `cache stats`): a folder that is not
+    /// there holds nothing to read, and a mistyped PHOTOS_CACHE_DIR gets no folder and no empty
+    /// index; what such a run finds missing says there is no cache (``PhotoCache/noCacheNote``).
+    public var createsFolder = true
 
     public static let defaultMaxSizeMB = 500
     public static let defaultListingTTLSeconds = 600

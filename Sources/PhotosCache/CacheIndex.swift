@@ -51,6 +51,11 @@ final class CacheIndex: Sendable {
     /// holds nothing a maintenance sweep would remove.
     var isNewThisRun: Bool { madeNew.withLock { $0 } }
 
+    /// Whether the index is unusable this run because there is no cache folder (see
+    /// ``NoCacheFolder``).
+    var isMissingFolder: Bool { missingFolder.withLock { $0 } }
+    private let missingFolder = Mutex(false)
+
     /// Why the index is unusable this run, if it is.
     var disabledReason: String? {
         state.withLock { if case .disabled(let reason) = $0 { return reason } else { return nil } }
@@ -70,6 +75,10 @@ final class CacheIndex: Sendable {
                     let queue = try openOrRebuild()
                     state = .open(queue)
                     return queue
+                } catch let error as NoCacheFolder {
+                    state = .disabled(error.reason)
+                    missingFolder.withLock { $0 = true }
+                    throw CacheUnavailable(reason: error.reason)
                 } catch {
                     var isFolder: ObjCBool = false
                     let reason = (error as? ForeignCacheFolder)?.reason
@@ -192,6 +201,9 @@ final class CacheIndex: Sendable {
         // WAL needs files SQLite cannot make there.
         if access(root.path, W_OK) != 0, errno == EROFS, fs.exists(atPath: path) {
             return try openReadOnly()
+        }
+        if !configuration.createsFolder, !fs.exists(atPath: root.path) {
+            throw NoCacheFolder(reason: "there is no cache at \(root.path) yet")
         }
         try fs.createDirectory(atPath: root.path)
         let marker = root.appendingPathComponent(Self.markerName).path
@@ -523,6 +535,13 @@ final class CacheIndex: Sendable {
 
 /// A cache folder that holds what photos did not make, where it would otherwise delete it.
 struct ForeignCacheFolder: Error {
+    var reason: String
+}
+
+/// No cache folder, for a run that makes none (``CacheConfiguration/createsFolder``): not a
+/// failure to warn of, as nothing is cached; what the run finds missing says it
+/// (``PhotoCache/noCacheNote``).
+struct NoCacheFolder: Error {
     var reason: String
 }
 

@@ -95,7 +95,7 @@ extension PhotoCache {
                 return CachedPage(page: stored.page, origin: .cache, age: age)
             }
         } else if mode == .offline {
-            throw PhotosError.offlineNothingCached(key.description)
+            throw PhotosError.offlineNothingCached(key.description + noCacheNote)
         }
 
         if stored == nil { beforeFetching?() }

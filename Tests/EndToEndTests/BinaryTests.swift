@@ -146,12 +146,19 @@ import Testing
         let run = try await photos.run(["list", "--provider", "placeholder", "--query", "sunt", "--offline"])
         #expect(run.status == 69)
         #expect(run.stderr.contains("offline and nothing cached for placeholder search \"sunt\""))
+        // No cache folder yet: the error says so (a mistyped PHOTOS_CACHE_DIR is the likely
+        // cause), and none is made, nor an empty index in it.
+        let noFolder = ": there is no cache at \(photos.cacheFolder.path) yet"
+        #expect(run.stderr.contains("(30 per page)" + noFolder), "\(run.stderr)")
         // Several providers: each line names its own.
         let several = try await photos.run(["list", "--provider", "placeholder,commons,nasa", "--offline"])
         #expect(several.status == 69)
         let lines = several.stderr.split(separator: "\n")
         #expect(Set(lines.map { $0.split(separator: ":").prefix(3).joined(separator: ":") })
             == ["photos: error: placeholder", "photos: error: commons", "photos: error: nasa"], "\(several.stderr)")
+        let shown = try await photos.run(["show", "placeholder:1", "--offline"])
+        #expect(shown.status == 69 && shown.stderr.contains("photo placeholder:1" + noFolder), "\(shown.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: photos.cacheFolder.path), "an offline run makes no cache folder")
         let both = try await photos.run(["list", "--offline", "--refresh"])
         #expect(both.status == 64)
     }

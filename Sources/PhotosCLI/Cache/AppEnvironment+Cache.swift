@@ -26,6 +26,7 @@ extension AppEnvironment {
             location: .path(cacheRoot), maxSizeBytes: settings.maxSizeBytes, listingTTL: settings.listingTTL,
             recentSearches: settings.recentSearches, now: now, warn: { Diagnostics.warning($0) })
         configuration.mapsIndex = mostlyReads
+        configuration.createsFolder = !mostlyReads
         return PhotoCache(configuration: configuration)
     }
 }

@@ -35,7 +35,7 @@ struct Showing {
         let id = PhotoID(provider: typed.provider, raw: raw)
         let detail: PhotoDetail
         if mode == .offline {
-            guard let photo = cache.cachedPhoto(id) else { throw PhotosError.offlineNothingCached("photo \(id)") }
+            guard let photo = cache.cachedPhoto(id) else { throw PhotosError.offlineNothingCached("photo \(id)" + cache.noCacheNote) }
             detail = PhotoDetail(photo: photo, tags: photo.tags, sizes: photo.sizes)
         } else {
             do {
