@@ -58,8 +58,6 @@ public final class PhotoCache: Sendable {
         var failureReported = false
     }
 
-    /// Says once per run that the cache failed at `what` (the command goes on without it). An
-    /// index that could not be opened at all has been reported already.
     /// ": there is no cache at PATH yet" once a run that makes no cache folder found none, for
     /// what it says is not cached (a mistyped PHOTOS_CACHE_DIR is the likely cause); else "".
     public var noCacheNote: String {
@@ -67,6 +65,8 @@ public final class PhotoCache: Sendable {
         return ": there is no cache at \(root.path) yet (PHOTOS_CACHE_DIR or config [cache] dir says where)"
     }
 
+    /// Says once per run that the cache failed at `what` (the command goes on without it). An
+    /// index that could not be opened at all has been reported already.
     func reportFailure(_ what: String, _ error: any Error) {
         // A read-only cache was said to keep nothing new when it was opened.
         guard !(error is CacheUnavailable), !(index.isReadOnly && Self.isReadOnly(error)) else { return }
