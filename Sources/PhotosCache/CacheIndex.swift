@@ -347,6 +347,17 @@ final class CacheIndex: Sendable {
         if let kind = Self.nonRegularKind(path) {
             throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "\(path) is \(kind), not a file; remove it and photos makes a new index")
         }
+        // So are its journal's files (SQLite said "unable to open database file", or "attempt
+        // to write a readonly database", for a folder there; it would write through a link).
+        for journal in [path + "-wal", path + "-shm"] {
+            if lstat(journal, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
+                throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "\(journal) is a symbolic link; photos does not follow links in its cache")
+            }
+            if let kind = Self.nonRegularKind(journal) {
+                throw DatabaseError(
+                    resultCode: .SQLITE_CANTOPEN, message: "\(journal) is \(kind), not a file (the index's journal); remove it and photos makes a new one")
+            }
+        }
         let queue = try DatabaseQueue(path: path, configuration: grdb)
         // Only the user may read the index (their searches) and its journal.
         for file in [path, path + "-wal", path + "-shm"] { chmod(file, 0o600) }

@@ -123,6 +123,22 @@ import Testing
                 #expect(run.stderr.contains("index.sqlite is a folder, not a file; remove it and photos makes a new index"), "\(arguments): \(run.stderr)")
                 #expect(run.status == (arguments[0] == "list" ? 0 : 69), "\(arguments): \(run.status)")
             }
+            // So is one where its journal's files belong (it said "unable to open database
+            // file", or "attempt to write a readonly database").
+            rmdir(index)
+            for suffix in ["-wal", "-shm"] {
+                let made = try await photos.run(["list", "--provider", "placeholder", "--per-page", "2", "--no-thumbnails"])
+                #expect(made.status == 0 && !made.stderr.contains("warning"), "\(made.stderr)")
+                unlink(index + suffix)
+                #expect(mkdir(index + suffix, 0o700) == 0)
+                for arguments in [["cache", "stats"], ["list", "--provider", "placeholder", "--per-page", "2", "--no-thumbnails", "--refresh"]] {
+                    let run = try await photos.run(arguments)
+                    #expect(run.stderr.contains("index.sqlite\(suffix) is a folder, not a file (the index's journal); remove it and photos makes a new one"),
+                        "\(suffix) \(arguments): \(run.stderr)")
+                    #expect(run.status == (arguments[0] == "list" ? 0 : 69), "\(arguments): \(run.status)")
+                }
+                rmdir(index + suffix)
+            }
         }
     }
 
