@@ -32,6 +32,15 @@ public struct PhotoID: Hashable, Sendable, Comparable, CustomStringConvertible, 
     }
 
     public static func < (lhs: PhotoID, rhs: PhotoID) -> Bool { lhs.description < rhs.description }
+
+    /// Whether this "id" is a web address (`https://…`, `file:///…`): what a user pastes for a
+    /// photo, which parses as the provider `https`. Worth its own message, not "unknown provider".
+    public var isWebAddress: Bool { raw.hasPrefix("//") }
+
+    /// What to say of an id that is a web address.
+    public static func webAddressMessage(_ text: String) -> String {
+        "\(text) is a web address, not a photo id; ids look like provider:id, e.g. flickr:53624890009 or placeholder:17 (photos list prints them)"
+    }
 }
 
 extension PhotoID: Codable {

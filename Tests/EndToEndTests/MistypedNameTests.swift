@@ -16,12 +16,27 @@ import Testing
             // `all` is a name too, and goes alone.
             (["cache", "clear", "--provider", "all,flickr"], "'all' names every provider and goes alone"),
             (["help", "list", "show"], "photos list has no commands of its own, so none named 'show'"),
+            // A web address pasted for a photo is said as one, not as the provider 'https'.
+            (["show", "https://www.flickr.com/photos/someone/53624890009"],
+             "'https://www.flickr.com/photos/someone/53624890009' is a web address, not a photo id; ids look like provider:id"),
+            (["save", "file:///etc/passwd", "--to", photos.home.path], "'file:///etc/passwd' is a web address, not a photo id"),
         ]
         for (arguments, message) in cases {
             let run = try await photos.run(arguments)
             #expect(run.status == 64 && run.stderr.contains(message), "\(arguments): \(run.status) \(run.stderr)")
             #expect(run.stdout.isEmpty, "\(arguments)")
         }
+        // Among ids read from standard input, each such line is said, and the rest saved.
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        let lines = Array("https://example.com/a.jpg\nnope:1\n".utf8)
+        #expect(write(ends[1], lines, lines.count) == lines.count)
+        close(ends[1])
+        let piped = try await photos.start(["save", "-", "--to", photos.home.path], standardInput: ends[0]).finish()
+        close(ends[0])
+        #expect(piped.status == 65, "\(piped.stderr)")
+        #expect(piped.stderr.contains("https://example.com/a.jpg: a web address, not a photo id (give ids as photos list prints them)"), "\(piped.stderr)")
+        #expect(piped.stderr.contains("nope:1: unknown provider 'nope'"), "\(piped.stderr)")
         let far = try await photos.run(["list", "--provider", "xyz"])
         #expect(far.status == 64 && !far.stderr.contains("did you mean") && far.stderr.contains("choose from flickr,"), "\(far.stderr)")
         let help = try await photos.run(["help", "help"])

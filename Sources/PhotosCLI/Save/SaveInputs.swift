@@ -136,6 +136,7 @@ final class SaveInputs: Sendable {
             throw PhotosError.usage("\(TerminalText.quoted(text)) is not a photo id; ids look like provider:id, e.g. flickr:53624890009 or placeholder:17")
         }
         guard let provider = registry.make(id.provider, context: context.providers) else {
+            if id.isWebAddress { throw PhotosError.usage(PhotoID.webAddressMessage(TerminalText.quoted(text))) }
             throw ProviderSelection.unknownProvider(id.provider, known: registry.names, origin: " in \(TerminalText.quoted(text))")
         }
         guard let raw = provider.canonicalID(id.raw) else {

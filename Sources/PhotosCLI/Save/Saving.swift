@@ -408,7 +408,8 @@ struct Saving {
     private func detailed(_ id: PhotoID, known: Photo?, size: ImageSizeChoice) async -> Resolved {
         let label = id.description
         guard let provider = environment.registry.make(id.provider, context: context.providers) else {
-            return Resolved(label: label, result: .failure(SaveFailure(id: label, error: "unknown provider '\(id.provider)'", kind: .input)))
+            let error = id.isWebAddress ? "a web address, not a photo id (give ids as photos list prints them)" : "unknown provider '\(id.provider)'"
+            return Resolved(label: label, result: .failure(SaveFailure(id: label, error: error, kind: .input)))
         }
         guard let raw = provider.canonicalID(id.raw) else {
             return Resolved(label: label, result: .failure(SaveFailure(id: label, error: "not a valid \(id.provider) photo id", kind: .input)))

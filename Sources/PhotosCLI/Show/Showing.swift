@@ -26,6 +26,7 @@ struct Showing {
         let mode = options.mode
         let known = environment.registry.names
         guard let provider = environment.registry.make(typed.provider, context: context.providers) else {
+            if typed.isWebAddress { throw PhotosError.usage(PhotoID.webAddressMessage(TerminalText.quoted(text))) }
             throw ProviderSelection.unknownProvider(typed.provider, known: known, origin: " in \(TerminalText.quoted(text))")
         }
         guard let raw = provider.canonicalID(typed.raw) else {
