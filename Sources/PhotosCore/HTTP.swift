@@ -189,6 +189,10 @@ public protocol HTTPFetching: Sendable {
     /// `alongside` is a request going out now too, whose connection may serve them. A hint:
     /// nothing is reported.
     func preconnect(to url: String, forTransfers transfers: Int, alongside: String?)
+
+    /// Body bytes written to files so far, downloads still arriving included (0 when not
+    /// counted): what a progress line shows moving while large files come in.
+    var bodyBytesReceived: Int { get }
 }
 
 extension HTTPFetching {
@@ -199,6 +203,8 @@ extension HTTPFetching {
     public func retryFailedHosts() {}
 
     public func preconnect(to url: String, forTransfers transfers: Int, alongside: String?) {}
+
+    public var bodyBytesReceived: Int { 0 }
 
     /// One task per item, as many at once as the transport carries.
     public func downloadAll(

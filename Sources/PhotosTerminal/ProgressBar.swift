@@ -68,6 +68,25 @@ public final class ProgressBar: Sendable {
         }
     }
 
+    /// Draws the line again with a new `detail` (sanitised), given the counts so far, without a
+    /// step done: a line whose steps are large files moves while they arrive. At most 20 times
+    /// a second, as every draw.
+    public func refresh(detail: (_ done: Int, _ total: Int) -> String) {
+        guard enabled else { return }
+        let text: String? = state.withLock { state in
+            let now = ContinuousClock.now
+            guard now - state.lastDraw >= .milliseconds(50) else { return nil }
+            state.detail = TerminalText.sanitize(detail(state.done, state.total))
+            state.lastDraw = now
+            state.visible = true
+            return render(done: state.done, failed: state.failed, total: state.total, detail: state.detail, columns: columns())
+        }
+        if let text {
+            let write = write
+            drawing.async { write("\r\u{1B}[2K" + text) }
+        }
+    }
+
     /// Clears the bar, once the lines drawn before are out.
     public func finish() {
         guard enabled else { return }

@@ -64,6 +64,8 @@ final class CurlLoop: @unchecked Sendable {
     /// A code libcurl's multi handle is to fail with at the loop's next poll, instead of polling
     /// (a test seam: such failures come from a broken socket set or memory running out).
     let injectedPollFailure = Atomic<Int32>(0)
+    /// Body bytes written to files so far, finished downloads or not (``CurlTransport/bodyBytesReceived``).
+    let fileBodyBytes = ByteCount()
     let statistics = Mutex(TransportStatistics())
     /// Whether a server could not be verified through the system's certificate folder, so new
     /// connections trust the whole system bundle (see ``TrustStore``).
@@ -432,6 +434,7 @@ final class CurlLoop: @unchecked Sendable {
     /// Hands `transfer` to libcurl; on failure completes it with the error. Returns whether it
     /// was added.
     private func add(_ transfer: Transfer, freshConnection: Bool = false) -> Bool {
+        transfer.fileBodyCounter = fileBodyBytes
         do {
             let easy = try transfer.makeHandle(configuration: configuration, wholeBundle: trustsWholeBundle.load(ordering: .relaxed))
             if freshConnection { photos_curl_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1) }

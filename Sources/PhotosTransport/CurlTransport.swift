@@ -85,6 +85,10 @@ public final class CurlTransport: HTTPFetching {
     /// Transfers handed to the loop so far (for tests).
     var submittedTransfers: Int { loop.submittedTransfers }
 
+    /// Body bytes written to files since the transport was created, those of downloads still
+    /// arriving included: what a progress line shows moving while large files come in.
+    public var bodyBytesReceived: Int { loop.fileBodyBytes.total }
+
     /// Counters since the transport was created.
     public var statistics: TransportStatistics {
         loop.statistics.withLock { $0 }

@@ -1,6 +1,7 @@
 import CurlShim
 import Foundation
 import PhotosCore
+import Synchronization
 
 /// Where a transfer's body goes.
 enum TransferDestination: Sendable, Hashable {
@@ -47,6 +48,9 @@ final class Transfer: @unchecked Sendable {
     /// A HEAD request whose only purpose is to bring up a connection ahead of the transfers that
     /// will use it (``CurlLoop/preconnect(url:host:count:reserveOne:)``).
     var isPreconnect = false
+    /// Where the bytes of a body written to a file are counted as they arrive (the loop's
+    /// ``CurlLoop/fileBodyBytes``): a progress line moves while large files come in.
+    var fileBodyCounter: ByteCount?
     /// Whether a server this transfer could not verify stays unverified for the run: it trusted
     /// the last certificates the transport tries (the whole system bundle, or there is no other
     /// to try). Set by ``makeHandle(configuration:wholeBundle:)``.
@@ -313,6 +317,7 @@ final class Transfer: @unchecked Sendable {
                 abortReason = error
                 return false
             }
+            fileBodyCounter?.add(chunk.count)
         case .file(let target):
             guard bodyBytes <= request.maxBodyBytes else {
                 abortReason = .tooLarge(host: host, limit: request.maxBodyBytes)
@@ -334,6 +339,7 @@ final class Transfer: @unchecked Sendable {
                 abortReason = error
                 return false
             }
+            fileBodyCounter?.add(chunk.count)
         }
         return true
     }
@@ -441,4 +447,13 @@ private let transferWriteCallback: photos_curl_data_callback = { data, size, cou
     guard let data, length > 0 else { return length }
     let buffer = UnsafeBufferPointer(start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length)
     return transfer.receiveBody(buffer) ? length : 0
+}
+
+/// A count of bytes that threads add to and read without a lock.
+final class ByteCount: Sendable {
+    private let value = Atomic<Int>(0)
+
+    func add(_ count: Int) { value.wrappingAdd(count, ordering: .relaxed) }
+
+    var total: Int { value.load(ordering: .relaxed) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import PhotosTerminal
@@ -219,6 +220,20 @@ import Testing
         #expect(bar.render(done: 2, failed: 1, total: 4) == "Thumbnails ████████████░░░░░░░░░░░░ 2/4 (1 failed)")
         #expect(bar.render(done: 2, failed: 0, total: 4, detail: "1.0 MiB") == "Thumbnails ████████████░░░░░░░░░░░░ 2/4  1.0 MiB")
         #expect(bar.render(done: 7, failed: 0, total: 0) == "Thumbnails 7", "no bar while the total is unknown")
+    }
+
+    /// A line whose steps are large files is drawn again while they arrive, with the counts so
+    /// far: a save of a few originals showed nothing for seconds.
+    @Test func aProgressLineMovesBetweenSteps() {
+        let drawn = Mutex<[String]>([])
+        let bar = ProgressBar(label: "Saving", total: 3, enabled: true) { line in drawn.withLock { $0.append(line) } }
+        bar.refresh { done, total in "\(done) of \(total): 1.5 MiB" }
+        bar.finish()
+        let lines = drawn.withLock { $0 }
+        #expect(lines.first == "\r\u{1B}[2KSaving ░░░░░░░░░░░░░░░░░░░░░░░░ 0/3  0 of 3: 1.5 MiB", "\(lines)")
+        #expect(lines.last == "\r\u{1B}[2K", "and cleared at the end")
+        let silent = ProgressBar(label: "x", total: 3, enabled: false) { _ in Issue.record("drew while disabled") }
+        silent.refresh { _, _ in "y" }
     }
 
     /// A progress line longer than the terminal wraps, and the erase before each redraw clears

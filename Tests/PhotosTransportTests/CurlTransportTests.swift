@@ -765,6 +765,27 @@ import Testing
         }
     }
 
+    /// What a progress line shows while large files arrive: the bytes written to files so far,
+    /// those of a download not finished included; a body read into memory is not counted.
+    @Test func bytesWrittenToFilesAreCountedAsTheyArrive() async throws {
+        try await withFixtureServer { server in
+            let transport = try Self.transport(for: server, retry: .none)
+            let folder = try TemporaryFolder()
+            _ = try await transport.data(for: HTTPRequest(url: "\(server.url)/photos/1"))
+            #expect(transport.bodyBytesReceived == 0)
+            let target = folder.url.appendingPathComponent("a.jpg")
+            // A download that stops after 5000 bytes and never ends: they are counted.
+            let stalled = Task { try await transport.download(HTTPRequest(url: "\(server.url)/images/sample.jpg?stall_after=5000"), to: target) }
+            try await waitUntil(timeout: .seconds(20)) { transport.bodyBytesReceived == 5000 }
+            #expect(!FileManager.default.fileExists(atPath: target.path), "the download has not ended")
+            stalled.cancel()
+            _ = try? await stalled.value
+            // A whole one adds its bytes.
+            let response = try await transport.download(HTTPRequest(url: "\(server.url)/images/sample.jpg"), to: target)
+            #expect(response.bytes == 23017 && transport.bodyBytesReceived == 5000 + 23017, "\(transport.bodyBytesReceived)")
+        }
+    }
+
     @Test func aBodyStillTricklingWhenTheTotalLimitRunsOutSaysSo() async throws {
         try await withFixtureServer { server in
             let transport = try Self.transport(for: server, retry: .none)

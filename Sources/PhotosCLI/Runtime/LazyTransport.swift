@@ -32,6 +32,8 @@ final class LazyTransport: HTTPFetching {
 
     var concurrentTransfers: Int { configuration.maxActiveTransfers }
 
+    var bodyBytesReceived: Int { state.withLock { $0.transport }?.bodyBytesReceived ?? 0 }
+
     func data(for request: HTTPRequest) async throws -> HTTPResponse {
         try await transport().data(for: request)
     }

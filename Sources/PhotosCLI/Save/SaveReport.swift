@@ -1,5 +1,6 @@
 import Foundation
 import PhotosTerminal
+import Synchronization
 
 /// What a save did, for the progress line, the summary and the exit code.
 struct SaveReport {
@@ -35,11 +36,12 @@ struct SaveReport {
         return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
-    /// `12.3 MiB  4.1 MiB/s  8 s left` for the progress line.
-    func progressDetail(total: Int) -> String {
-        let seconds = elapsed
+    /// `12.3 MiB  4.1 MiB/s  8 s left` for the progress line: `bytes` received so far (files
+    /// still arriving included), how fast they arrive lately (``ByteRate``), and the time left
+    /// at the pace of the photos done in `elapsed` seconds.
+    static func progressDetail(bytes: Int, rate: Double?, elapsed seconds: Double, done: Int, total: Int) -> String {
         var parts = [ByteText.format(Int64(bytes))]
-        if seconds >= 0.5, bytes > 0 { parts.append(ByteText.format(Int64(Double(bytes) / seconds)) + "/s") }
+        if let rate, rate >= 1 { parts.append(ByteText.format(Int64(rate)) + "/s") }
         if seconds >= 1, done > 0, total > done {
             let left = seconds / Double(done) * Double(total - done)
             if left >= 1 { parts.append(AgeText.format(left) + " left") }
@@ -102,5 +104,31 @@ struct SaveReport {
             if failures.allSatisfy({ $0.kind == .badData }) { return 65 }
         }
         return 75
+    }
+}
+
+/// How fast bytes arrive over the last few seconds, from a running total sampled every so often
+/// (the progress line's redraws, four a second): not since the save started, which counts the
+/// time a save reading ids as they are typed waits for them.
+final class ByteRate: Sendable {
+    private let samples = Mutex<[(time: ContinuousClock.Instant, bytes: Int)]>([])
+    private let window: Duration
+
+    init(window: Duration = .seconds(3)) {
+        self.window = window
+    }
+
+    /// Records the running total `bytes` at `now`; returns bytes per second since the oldest
+    /// sample of the window, nil until the samples span half a second.
+    func record(_ bytes: Int, at now: ContinuousClock.Instant = .now) -> Double? {
+        samples.withLock { samples in
+            samples.append((now, bytes))
+            samples.removeAll { now - $0.time > window }
+            guard let first = samples.first else { return nil }
+            let span = now - first.time
+            guard span >= .milliseconds(500) else { return nil }
+            let seconds = Double(span.components.seconds) + Double(span.components.attoseconds) / 1e18
+            return Double(max(0, bytes - first.bytes)) / seconds
+        }
     }
 }

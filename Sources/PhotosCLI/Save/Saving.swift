@@ -109,6 +109,21 @@ struct Saving {
         }
         var total = expectedTotal()
         let progress = ProgressBar(label: "Saving", total: total, enabled: environment.stderrIsTerminal, columns: { TTY.columns(STDERR_FILENO) }, write: { Diagnostics.raw($0) })
+        // The line shows the bytes as they arrive, redrawn between photos done: a save of a few
+        // large originals would otherwise show nothing for seconds.
+        let http = context.http, baseBytes = context.http.bodyBytesReceived, rate = ByteRate(), started = report.started
+        let liveDetail: @Sendable (Int, Int) -> String = { done, total in
+            let bytes = max(0, http.bodyBytesReceived - baseBytes)
+            let elapsed = ContinuousClock.now - started
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            return SaveReport.progressDetail(bytes: bytes, rate: rate.record(bytes), elapsed: seconds, done: done, total: total)
+        }
+        let ticker = environment.stderrIsTerminal ? Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(250))
+                progress.refresh(detail: liveDetail)
+            }
+        } : nil
 
         var laneFailures: [(String, any Error)] = []
         var fatal: String?
@@ -144,7 +159,7 @@ struct Saving {
                     case .failed, .diskFull: failed = true
                     default: break
                     }
-                    progress.advance(failed: failed, detail: { report.progressDetail(total: total) })
+                    progress.advance(failed: failed, detail: { liveDetail(report.done, total) })
                 }
                 func collect() async {
                     guard let outcome = await downloads.next() else { return }
@@ -269,6 +284,8 @@ struct Saving {
             // A lane still producing (the save stopped early) is told to stop.
             producers.cancelAll()
         }
+        ticker?.cancel()
+        await ticker?.value
         progress.finish()
         report.failures.sort { $0.order < $1.order }
         if Task.isCancelled || report.cancelled {
