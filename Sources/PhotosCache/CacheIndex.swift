@@ -202,7 +202,7 @@ final class CacheIndex: Sendable {
         if access(root.path, W_OK) != 0, errno == EROFS, fs.exists(atPath: path) {
             return try openReadOnly()
         }
-        if !configuration.createsFolder, !fs.exists(atPath: root.path) {
+        if !configuration.createsFolder, Self.isAbsent(root.path) {
             throw NoCacheFolder(reason: "there is no cache at \(root.path) yet")
         }
         try fs.createDirectory(atPath: root.path)
@@ -351,11 +351,12 @@ final class CacheIndex: Sendable {
         // to write a readonly database", for a folder there; it would write through a link).
         for journal in [path + "-wal", path + "-shm"] {
             if lstat(journal, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
-                throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "\(journal) is a symbolic link; photos does not follow links in its cache")
+                throw DatabaseError(
+                    resultCode: .SQLITE_CANTOPEN, message: "\(journal) is a symbolic link; photos does not follow links in its cache: remove it and photos makes a new one")
             }
             if let kind = Self.nonRegularKind(journal) {
                 throw DatabaseError(
-                    resultCode: .SQLITE_CANTOPEN, message: "\(journal) is \(kind), not a file (the index's journal); remove it and photos makes a new one")
+                    resultCode: .SQLITE_CANTOPEN, message: "\(journal) is \(kind), not a file (one of the index's journal files); remove it and photos makes a new one")
             }
         }
         let queue = try DatabaseQueue(path: path, configuration: grdb)
@@ -507,6 +508,13 @@ final class CacheIndex: Sendable {
     /// cap, at least 64 KiB, at most ``defaultJournalLimit``.
     static func journalLimit(maxBytes: Int64) -> Int64 {
         min(defaultJournalLimit, max(64 << 10, maxBytes / 8))
+    }
+
+    /// Whether nothing is at `path`: not whether it cannot be looked at (a folder above it this
+    /// user may not enter is a problem to say, not a cache that is not there yet).
+    static func isAbsent(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) != 0 && errno == ENOENT
     }
 
     static func nonRegularKind(_ path: String) -> String? {

@@ -38,7 +38,7 @@ extension PhotoCache {
     @discardableResult
     public func evict(wait: Bool, sweep: Bool = false) throws -> EvictionReport {
         // No cache folder: nothing to evict, and none is made (a mistyped PHOTOS_CACHE_DIR).
-        guard configuration.fileSystem.exists(atPath: root.path) else {
+        guard configuration.fileSystem.exists(atPath: root.path) || !CacheIndex.isAbsent(root.path) else {
             return EvictionReport(ran: true, bytesBefore: 0, bytesAfter: 0, evictedImages: 0, evictedBytes: 0, removedOrphans: 0)
         }
         // Opened before the lock is taken: a broken index is rebuilt under that same lock, which
@@ -267,7 +267,7 @@ extension PhotoCache {
         // Ctrl-C before anything is removed: nothing is.
         try Task.checkCancellation()
         // No cache folder: nothing to clear, and none is made (a mistyped PHOTOS_CACHE_DIR).
-        guard configuration.fileSystem.exists(atPath: root.path) else { return (0, 0) }
+        guard configuration.fileSystem.exists(atPath: root.path) || !CacheIndex.isAbsent(root.path) else { return (0, 0) }
         // An index a newer photos made is of no use to this one: a clear starts an empty one,
         // and the whole cache goes with it, whatever `provider` is (the images it knew would be
         // known to none).

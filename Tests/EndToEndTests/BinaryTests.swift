@@ -133,7 +133,7 @@ import Testing
                 #expect(mkdir(index + suffix, 0o700) == 0)
                 for arguments in [["cache", "stats"], ["list", "--provider", "placeholder", "--per-page", "2", "--no-thumbnails", "--refresh"]] {
                     let run = try await photos.run(arguments)
-                    #expect(run.stderr.contains("index.sqlite\(suffix) is a folder, not a file (the index's journal); remove it and photos makes a new one"),
+                    #expect(run.stderr.contains("index.sqlite\(suffix) is a folder, not a file (one of the index's journal files); remove it and photos makes a new one"),
                         "\(suffix) \(arguments): \(run.stderr)")
                     #expect(run.status == (arguments[0] == "list" ? 0 : 69), "\(arguments): \(run.status)")
                 }

@@ -54,5 +54,20 @@ struct PermissionTests {
         #expect(stats.stderr.contains("the folder \(photos.cacheFolder.path) is not readable and writable by this user"), "\(stats.stderr)")
         let json = try asNobody(["cache", "stats", "--format", "json"])
         #expect(json.status == 69 && json.stdout.isEmpty, "\(json.status): \(json.stdout)")
+
+        // A cache inside a folder this user may not enter is no cache that is not there yet:
+        // what is wrong is said, and nothing claims it was cleared or holds nothing.
+        let closed = photos.home.appendingPathComponent("closed")
+        let inside = closed.appendingPathComponent("cache")
+        try FileManager.default.createDirectory(at: inside, withIntermediateDirectories: true)
+        #expect(chmod(closed.path, 0o700) == 0)
+        var environment = photos.environment
+        environment["PHOTOS_CACHE_DIR"] = inside.path
+        for arguments in [["cache", "stats"], ["cache", "clear"], ["cache", "prune"], ["list", "--provider", "placeholder", "--offline"]] {
+            let run = try runTool(findExecutable("setpriv")!, ["--reuid=65534", "--regid=65534", "--clear-groups", copy.path] + arguments, environment: environment)
+            #expect(run.status == 69, "\(arguments): \(run.status) \(run.stdout) \(run.stderr)")
+            #expect(!run.stderr.contains("no cache at") && !run.stdout.contains("Removed"), "\(arguments): \(run.stdout) \(run.stderr)")
+            #expect(run.stderr.contains("not readable and writable by this user"), "\(arguments): \(run.stderr)")
+        }
     }
 }
