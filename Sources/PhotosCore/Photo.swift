@@ -35,7 +35,7 @@ public struct PhotoID: Hashable, Sendable, Comparable, CustomStringConvertible, 
 
     /// Whether this "id" is a web address (`https://…`, `file:///…`): what a user pastes for a
     /// photo, which parses as the provider `https`. Worth its own message, not "unknown provider".
-    public var isWebAddress: Bool { raw.hasPrefix("//") }
+    public var isWebAddress: Bool { raw.hasPrefix("//") || ["http", "https", "ftp", "file"].contains(provider) }
 
     /// What to say of an id that is a web address.
     public static func webAddressMessage(_ text: String) -> String {

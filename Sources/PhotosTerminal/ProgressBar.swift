@@ -73,10 +73,16 @@ public final class ProgressBar: Sendable {
     /// a second, as every draw.
     public func refresh(detail: (_ done: Int, _ total: Int) -> String) {
         guard enabled else { return }
+        // The detail is made outside the lock: it may wait (for the transport, while it loads).
+        let counts: (done: Int, total: Int)? = state.withLock { state in
+            ContinuousClock.now - state.lastDraw >= .milliseconds(50) ? (state.done, state.total) : nil
+        }
+        guard let counts else { return }
+        let made = TerminalText.sanitize(detail(counts.done, counts.total))
         let text: String? = state.withLock { state in
             let now = ContinuousClock.now
             guard now - state.lastDraw >= .milliseconds(50) else { return nil }
-            state.detail = TerminalText.sanitize(detail(state.done, state.total))
+            state.detail = made
             state.lastDraw = now
             state.visible = true
             return render(done: state.done, failed: state.failed, total: state.total, detail: state.detail, columns: columns())

@@ -65,7 +65,7 @@ final class CurlLoop: @unchecked Sendable {
     /// (a test seam: such failures come from a broken socket set or memory running out).
     let injectedPollFailure = Atomic<Int32>(0)
     /// Body bytes written to files so far, finished downloads or not (``CurlTransport/bodyBytesReceived``).
-    let fileBodyBytes = ByteCount()
+    let fileBodyBytes = RunningTotal()
     let statistics = Mutex(TransportStatistics())
     /// Whether a server could not be verified through the system's certificate folder, so new
     /// connections trust the whole system bundle (see ``TrustStore``).

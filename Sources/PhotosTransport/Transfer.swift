@@ -1,7 +1,6 @@
 import CurlShim
 import Foundation
 import PhotosCore
-import Synchronization
 
 /// Where a transfer's body goes.
 enum TransferDestination: Sendable, Hashable {
@@ -50,7 +49,7 @@ final class Transfer: @unchecked Sendable {
     var isPreconnect = false
     /// Where the bytes of a body written to a file are counted as they arrive (the loop's
     /// ``CurlLoop/fileBodyBytes``): a progress line moves while large files come in.
-    var fileBodyCounter: ByteCount?
+    var fileBodyCounter: RunningTotal?
     /// Whether a server this transfer could not verify stays unverified for the run: it trusted
     /// the last certificates the transport tries (the whole system bundle, or there is no other
     /// to try). Set by ``makeHandle(configuration:wholeBundle:)``.
@@ -447,13 +446,4 @@ private let transferWriteCallback: photos_curl_data_callback = { data, size, cou
     guard let data, length > 0 else { return length }
     let buffer = UnsafeBufferPointer(start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length)
     return transfer.receiveBody(buffer) ? length : 0
-}
-
-/// A count of bytes that threads add to and read without a lock.
-final class ByteCount: Sendable {
-    private let value = Atomic<Int>(0)
-
-    func add(_ count: Int) { value.wrappingAdd(count, ordering: .relaxed) }
-
-    var total: Int { value.load(ordering: .relaxed) }
 }

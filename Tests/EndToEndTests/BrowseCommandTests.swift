@@ -791,6 +791,27 @@ import Testing
         }
     }
 
+    /// Ids typed into `save -` at a terminal stay on the screen: the progress line is redrawn
+    /// between photos only while bytes arrive (it was redrawn four times a second from the
+    /// start, wiping what was typed).
+    @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
+    func idsTypedIntoSaveStayOnTheScreen() async throws {
+        try await withServer { _, photos in
+            let save = try Self.start(photos, ["-", "--to", "saved"], command: "save", stderrOnScreen: true)
+            defer { save.pane.kill() }
+            try save.pane.type("placeholder:")
+            try await save.pane.waitForScreen("the id being typed") { $0.contains("placeholder:") }
+            // Four redraws' time: nothing arrives, so nothing is drawn over it.
+            try await Task.sleep(for: .seconds(1))
+            let screen = try save.pane.capture()
+            #expect(screen.contains("placeholder:") && !screen.contains("Saving"), "\(screen)")
+            try save.pane.type("2")
+            try save.pane.send("Enter", "C-d")
+            #expect(try await save.waitForExit() == 0)
+            #expect(try save.pane.capture().contains("Saved 1 photo"))
+        }
+    }
+
     @Test func withoutATerminalBrowseExits64AndSuggestsTheGrid() async throws {
         try await withServer { _, photos in
             let run = try await photos.run(["browse", "--provider", "placeholder"])

@@ -35,7 +35,7 @@ import Testing
         let piped = try await photos.start(["save", "-", "--to", photos.home.path], standardInput: ends[0]).finish()
         close(ends[0])
         #expect(piped.status == 65, "\(piped.stderr)")
-        #expect(piped.stderr.contains("https://example.com/a.jpg: a web address, not a photo id (give ids as photos list prints them)"), "\(piped.stderr)")
+        #expect(piped.stderr.contains("https://example.com/a.jpg: a web address, not a photo id; ids look like provider:id (photos list prints them)"), "\(piped.stderr)")
         #expect(piped.stderr.contains("nope:1: unknown provider 'nope'"), "\(piped.stderr)")
         let far = try await photos.run(["list", "--provider", "xyz"])
         #expect(far.status == 64 && !far.stderr.contains("did you mean") && far.stderr.contains("choose from flickr,"), "\(far.stderr)")

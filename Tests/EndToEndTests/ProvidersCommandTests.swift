@@ -155,7 +155,7 @@ import Testing
             let alone = try await photos.run(["list", "--filter", "license=cc0", "--no-thumbnails"], environment: ["PHOTOS_CONFIG": config.path])
             #expect(alone.status == 64 && alone.stdout.isEmpty)
             #expect(alone.stderr.hasPrefix("photos: error: flickr applies filter license only to a search: add --query"), "\(alone.stderr)")
-            #expect(alone.stderr.contains("(named by config [defaults] provider)") && !alone.stderr.contains("skipped"), "\(alone.stderr)")
+            #expect(alone.stderr.contains("; flickr is named by config [defaults] provider (--provider names others)\n") && !alone.stderr.contains("skipped"), "\(alone.stderr)")
             let typo = try await photos.run(["list", "--filter", "licence=cc0", "--no-thumbnails"], environment: ["PHOTOS_CONFIG": config.path])
             #expect(typo.status == 64 && typo.stderr.contains("flickr (named by config [defaults] provider) has no filter 'licence'; did you mean 'license'?"), "\(typo.stderr)")
 

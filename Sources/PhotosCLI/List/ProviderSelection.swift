@@ -101,7 +101,7 @@ struct ProviderSelection {
                 // skipped like a filter it lacks, when the command line did not name it.
                 guard maySkip else { throw error }
                 skipped.append("\(name)\(fromConfig) skipped: \(Diagnostics.describe(error))")
-                refused = refused ?? (namedByConfig ? PhotosError.usage(Diagnostics.describe(error) + fromConfig) : error)
+                refused = refused ?? (namedByConfig ? Self.namedByConfig(Diagnostics.describe(error), name) : error)
                 continue
             }
             // A filter it applies only to a search, in a listing that is none (Flickr's recent
@@ -111,7 +111,7 @@ struct ProviderSelection {
                 let error = PhotosError.usage(descriptor.needsSearchMessage(unusable))
                 guard maySkip else { throw error }
                 skipped.append("\(name)\(fromConfig) skipped: its filter \(unusable.name) applies only to a search (add --query, or a filter that makes one)")
-                refused = refused ?? (namedByConfig ? PhotosError.usage(descriptor.needsSearchMessage(unusable) + fromConfig) : error)
+                refused = refused ?? (namedByConfig ? Self.namedByConfig(descriptor.needsSearchMessage(unusable), name) : error)
                 continue
             }
             understood.append(name)
@@ -134,6 +134,11 @@ struct ProviderSelection {
         }
         if !quiet { for note in skipped { Diagnostics.remark(note) } }
         return understood
+    }
+
+    /// A refusal of a provider the config named, saying so and how to choose others.
+    static func namedByConfig(_ message: String, _ name: String) -> PhotosError {
+        .usage("\(message); \(name) is named by config [defaults] provider (--provider names others)")
     }
 
     /// `filters` under the names `descriptor` uses (its aliases resolved), later values winning.

@@ -118,10 +118,12 @@ final class ByteRate: Sendable {
         self.window = window
     }
 
-    /// Records the running total `bytes` at `now`; returns bytes per second since the oldest
-    /// sample of the window, nil until the samples span half a second.
-    func record(_ bytes: Int, at now: ContinuousClock.Instant = .now) -> Double? {
+    /// Records the running total `bytes` at `time` (now when nil, read under the lock: samples
+    /// from two threads stay in order); returns bytes per second since the oldest sample of the
+    /// window, nil until the samples span half a second.
+    func record(_ bytes: Int, at time: ContinuousClock.Instant? = nil) -> Double? {
         samples.withLock { samples in
+            let now = time ?? .now
             samples.append((now, bytes))
             samples.removeAll { now - $0.time > window }
             guard let first = samples.first else { return nil }

@@ -110,20 +110,31 @@ struct Saving {
         var total = expectedTotal()
         let progress = ProgressBar(label: "Saving", total: total, enabled: environment.stderrIsTerminal, columns: { TTY.columns(STDERR_FILENO) }, write: { Diagnostics.raw($0) })
         // The line shows the bytes as they arrive, redrawn between photos done: a save of a few
-        // large originals would otherwise show nothing for seconds.
+        // large originals would otherwise show nothing for seconds. The bytes are those received
+        // (files still arriving included), or those saved when more (files copied from the cache);
+        // the speed is the network's, over the last seconds.
         let http = context.http, baseBytes = context.http.bodyBytesReceived, rate = ByteRate(), started = report.started
+        let savedBytes = RunningTotal()
         let liveDetail: @Sendable (Int, Int) -> String = { done, total in
-            let bytes = max(0, http.bodyBytesReceived - baseBytes)
+            let received = max(0, http.bodyBytesReceived - baseBytes)
             let elapsed = ContinuousClock.now - started
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            return SaveReport.progressDetail(bytes: bytes, rate: rate.record(bytes), elapsed: seconds, done: done, total: total)
+            return SaveReport.progressDetail(
+                bytes: max(received, savedBytes.total), rate: rate.record(received), elapsed: seconds, done: done, total: total)
         }
+        // Redrawn only while bytes arrive: a line redrawn while nothing does would wipe, four
+        // times a second, the ids a user types into `save -` (and show 0 B while a listing loads).
         let ticker = environment.stderrIsTerminal ? Task {
+            var last = http.bodyBytesReceived
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(250))
+                let received = http.bodyBytesReceived
+                guard received != last else { continue }
+                last = received
                 progress.refresh(detail: liveDetail)
             }
         } : nil
+        defer { ticker?.cancel() }
 
         var laneFailures: [(String, any Error)] = []
         var fatal: String?
@@ -143,7 +154,9 @@ struct Saving {
                 var sequence = 0
                 func record(_ outcome: FileOutcome, _ label: String, _ order: Int) {
                     switch outcome {
-                    case .saved(let bytes): report.saved(bytes: bytes)
+                    case .saved(let bytes):
+                        report.saved(bytes: bytes)
+                        savedBytes.add(bytes)
                     case .skipped: report.skipped += 1
                     case .failed(let reason, let kind):
                         report.failures.append(SaveFailure(id: label, error: reason, kind: kind, order: order))
@@ -425,7 +438,7 @@ struct Saving {
     private func detailed(_ id: PhotoID, known: Photo?, size: ImageSizeChoice) async -> Resolved {
         let label = id.description
         guard let provider = environment.registry.make(id.provider, context: context.providers) else {
-            let error = id.isWebAddress ? "a web address, not a photo id (give ids as photos list prints them)" : "unknown provider '\(id.provider)'"
+            let error = id.isWebAddress ? "a web address, not a photo id; ids look like provider:id (photos list prints them)" : "unknown provider '\(id.provider)'"
             return Resolved(label: label, result: .failure(SaveFailure(id: label, error: error, kind: .input)))
         }
         guard let raw = provider.canonicalID(id.raw) else {
