@@ -58,14 +58,9 @@ public final class ProgressBar: Sendable {
             let now = ContinuousClock.now
             guard now - state.lastDraw >= .milliseconds(50) || state.done == state.total else { return nil }
             if let detail { state.detail = TerminalText.sanitize(detail()) }
-            state.lastDraw = now
-            state.visible = true
-            return render(done: state.done, failed: state.failed, total: state.total, detail: state.detail, columns: columns())
+            return line(drawnAt: now, &state)
         }
-        if let text {
-            let write = write
-            drawing.async { write("\r\u{1B}[2K" + text) }
-        }
+        draw(text)
     }
 
     /// Draws the line again with a new `detail` (sanitised), given the counts so far, without a
@@ -83,14 +78,23 @@ public final class ProgressBar: Sendable {
             let now = ContinuousClock.now
             guard now - state.lastDraw >= .milliseconds(50) else { return nil }
             state.detail = made
-            state.lastDraw = now
-            state.visible = true
-            return render(done: state.done, failed: state.failed, total: state.total, detail: state.detail, columns: columns())
+            return line(drawnAt: now, &state)
         }
-        if let text {
-            let write = write
-            drawing.async { write("\r\u{1B}[2K" + text) }
-        }
+        draw(text)
+    }
+
+    /// The line for `state`, recorded as drawn at `now`.
+    private func line(drawnAt now: ContinuousClock.Instant, _ state: inout State) -> String {
+        state.lastDraw = now
+        state.visible = true
+        return render(done: state.done, failed: state.failed, total: state.total, detail: state.detail, columns: columns())
+    }
+
+    /// Writes `text` over the line, on the drawing queue.
+    private func draw(_ text: String?) {
+        guard let text else { return }
+        let write = write
+        drawing.async { write("\r\u{1B}[2K" + text) }
     }
 
     /// Clears the bar, once the lines drawn before are out.
