@@ -38,7 +38,7 @@ public struct FlickrProvider: RegisteredProvider {
                 ], scope: .searchOnly),
             ProviderFilter(
                 "license", "licences, comma-separated: by, by-sa, by-nd, by-nc, by-nc-sa, by-nc-nd, cc0, pdm, or Flickr's ids (4 = CC BY 2.0, 9 = CC0, 10 = public domain)",
-                example: "by,cc0,pdm", scope: .searchOnly),
+                example: "by,cc0,pdm", scope: .searchOnly, check: { _ = try FlickrProvider.licenseIDs($0) }),
             ProviderFilter("safe_search", "1 safe, 2 moderate, 3 restricted", example: "1", values: ["1", "2", "3"], scope: .searchOnly),
         ],
         idSyntax: "flickr:<digits>", idExample: "flickr:53624890009", maxPerPage: maxPerPage, paging: .pageNumbers)

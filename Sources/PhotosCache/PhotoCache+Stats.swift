@@ -27,6 +27,9 @@ public struct CacheStatistics: Sendable, Equatable {
     /// Files an interrupted `cache clear` set aside (`trash-*`), not deleted yet, and their bytes.
     public var deletingFiles = 0
     public var deletingBytes: Int64 = 0
+    /// Whether the cache's folder is there: none until a run that fetches makes it (a mistyped
+    /// PHOTOS_CACHE_DIR names one that never will be).
+    public var folderExists = true
 
     public struct ProviderStatistics: Sendable, Equatable {
         public var name: String
@@ -64,9 +67,11 @@ extension PhotoCache {
         // open below says why it cannot be used.
         var info = stat()
         if lstat(indexPath, &info) != 0, errno == ENOENT {
-            return Self.statistics(
+            var empty = Self.statistics(
                 path: root.path, listings: 0, photos: 0, images: 0, imageBytes: 0, indexBytes: 0, maxBytes: configuration.maxSizeBytes,
                 oldest: nil, runs: runLog.last(lastRuns), providers: [])
+            empty.folderExists = !CacheIndex.isAbsent(root.path)
+            return empty
         }
         return try index.read { db in
             let listings = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM listing") ?? 0

@@ -168,6 +168,9 @@ public struct ProviderFilter: Sendable, Hashable {
     /// Where it applies: to every listing, or only to a search (Flickr's recent photos take
     /// no licence, order or safety level).
     public var scope: Scope
+    /// A check beyond a fixed set of values (Flickr's licences: names, or its own numeric ids),
+    /// run as the command line is read, so that a wrong value is said before anything else.
+    public var check: (@Sendable (String) throws -> Void)?
 
     public enum Scope: Sendable, Hashable {
         /// Any listing.
@@ -178,20 +181,42 @@ public struct ProviderFilter: Sendable, Hashable {
         case makesSearch
     }
 
-    public init(_ name: String, _ summary: String, example: String, aliases: [String] = [], values: [String]? = nil, scope: Scope = .any) {
+    public init(
+        _ name: String, _ summary: String, example: String, aliases: [String] = [], values: [String]? = nil, scope: Scope = .any,
+        check: (@Sendable (String) throws -> Void)? = nil
+    ) {
         self.name = name
         self.summary = summary
         self.example = example
         self.aliases = aliases
         self.values = values
         self.scope = scope
+        self.check = check
     }
 
-    /// Checks `value` against the fixed set, if any.
+    /// Checks `value` against the fixed set, if any, and the filter's own check.
     /// - Throws: `PhotosError.usage` naming the accepted values.
     public func validate(_ value: String, provider: String) throws {
+        try check?(value)
         guard let values, !values.contains(value) else { return }
         throw PhotosError.usage(
             "\(provider) filter \(name) takes one of \(values.joined(separator: ", ")); got '\(value)'")
+    }
+}
+
+extension ProviderFilter {
+    /// Filters are the same when all but their check are (a check is a function of the rest).
+    public static func == (lhs: ProviderFilter, rhs: ProviderFilter) -> Bool {
+        lhs.name == rhs.name && lhs.summary == rhs.summary && lhs.example == rhs.example && lhs.aliases == rhs.aliases
+            && lhs.values == rhs.values && lhs.scope == rhs.scope
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(summary)
+        hasher.combine(example)
+        hasher.combine(aliases)
+        hasher.combine(values)
+        hasher.combine(scope)
     }
 }

@@ -166,15 +166,30 @@ import Testing
         // cause), and none is made, nor an empty index in it.
         let noFolder = ": there is no cache at \(photos.cacheFolder.path) yet"
         #expect(run.stderr.contains("(30 per page)" + noFolder), "\(run.stderr)")
-        // Several providers: each line names its own.
+        // Several providers: said once for them all, not on a line each.
+        let none = try await photos.run(["list", "--provider", "placeholder,commons,nasa", "--offline"])
+        #expect(none.status == 69)
+        #expect(none.stderr == "photos: error: offline and nothing cached for placeholder, commons and nasa\(noFolder) "
+            + "(PHOTOS_CACHE_DIR or config [cache] dir says where); run it once without --offline\n", "\(none.stderr)")
+        let shown = try await photos.run(["show", "placeholder:1", "--offline"])
+        #expect(shown.status == 69 && shown.stderr.contains("photo placeholder:1" + noFolder), "\(shown.stderr)")
+        // cache stats says the folder is not there, rather than showing an empty cache.
+        let stats = try await photos.run(["cache", "stats"])
+        #expect(stats.status == 0 && stats.stdout.contains("Folder        not there yet: the first run that fetches makes it"), "\(stats.stdout)")
+        let statsJSON = try await photos.run(["cache", "stats", "--format", "json"])
+        #expect(try statsJSON.json()["exists"] as? Bool == false)
+        #expect(!FileManager.default.fileExists(atPath: photos.cacheFolder.path), "an offline run makes no cache folder")
+        // With a cache that lacks them, each line names its own page.
+        try FileManager.default.createDirectory(at: photos.cacheFolder, withIntermediateDirectories: true)
         let several = try await photos.run(["list", "--provider", "placeholder,commons,nasa", "--offline"])
         #expect(several.status == 69)
         let lines = several.stderr.split(separator: "\n")
         #expect(Set(lines.map { $0.split(separator: ":").prefix(3).joined(separator: ":") })
             == ["photos: error: placeholder", "photos: error: commons", "photos: error: nasa"], "\(several.stderr)")
-        let shown = try await photos.run(["show", "placeholder:1", "--offline"])
-        #expect(shown.status == 69 && shown.stderr.contains("photo placeholder:1" + noFolder), "\(shown.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: photos.cacheFolder.path), "an offline run makes no cache folder")
+        #expect(!several.stderr.contains("there is no cache"), "\(several.stderr)")
+        let made = try await photos.run(["cache", "stats", "--format", "json"])
+        let madeTable = try await photos.run(["cache", "stats"])
+        #expect(try made.json()["exists"] as? Bool == true && !madeTable.stdout.contains("Folder"), "\(madeTable.stdout)")
         let both = try await photos.run(["list", "--offline", "--refresh"])
         #expect(both.status == 64)
     }

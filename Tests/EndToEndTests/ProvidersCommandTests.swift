@@ -125,6 +125,11 @@ import Testing
             let named = try await photos.run(["list", "--provider", "flickr", "--filter", "license=cc0", "--no-thumbnails", "--format", "json"])
             #expect(named.status == 64 && named.stdout.isEmpty)
             #expect(named.stderr.contains("flickr applies filter license only to a search: add --query, or --filter tags="), "\(named.stderr)")
+            // A value it never takes is said first: adding a search would not have helped.
+            let bogus = try await photos.run(["list", "--provider", "flickr", "--filter", "license=bogus", "--no-thumbnails"])
+            #expect(bogus.status == 64 && bogus.stdout.isEmpty)
+            #expect(bogus.stderr.contains("flickr filter license takes by, by-sa") && bogus.stderr.contains("got 'bogus'"), "\(bogus.stderr)")
+            #expect(!bogus.stderr.contains("only to a search"), "\(bogus.stderr)")
             for filter in ["sort=relevance", "safe_search=1", "tag_mode=all"] {
                 let other = try await photos.run(["list", "--provider", "flickr", "--filter", filter, "--no-thumbnails"])
                 #expect(other.status == 64 && other.stderr.contains("only to a search"), "\(filter): \(other.stderr)")

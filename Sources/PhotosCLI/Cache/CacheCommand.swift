@@ -64,7 +64,12 @@ extension PhotosCommand {
                 func percent(_ rate: Double?) -> String { rate.map { String(format: "%.0f%%", $0 * 100) } ?? "-" }
                 func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
                 var rows: [(String, String)] = [
-                    ("Path", stats.path),
+                    ("Path", stats.path)
+                ]
+                if !stats.folderExists {
+                    rows.append(("Folder", "not there yet: the first run that fetches makes it (PHOTOS_CACHE_DIR or config [cache] dir says where)"))
+                }
+                rows += [
                     ("Listings", "\(counted(stats.listings, "page")), \(counted(stats.photos, "photo"))"),
                     ("Images", "\(counted(stats.images, "file")), \(ByteText.format(stats.imageBytes))"),
                     ("Index", ByteText.format(stats.indexBytes)),

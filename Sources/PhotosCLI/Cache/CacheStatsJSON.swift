@@ -24,7 +24,7 @@ struct CacheStatsJSON: Encodable {
     }
 
     enum Keys: String, CodingKey {
-        case path, listings, photos, images, runs, providers
+        case path, exists, listings, photos, images, runs, providers
         case imageBytes = "image_bytes", indexBytes = "index_bytes", totalBytes = "total_bytes", maxBytes = "max_bytes"
         case oldestEntry = "oldest_entry", oldestEntryAge = "oldest_entry_age_seconds"
         case listingHitRate = "listing_hit_rate", imageHitRate = "image_hit_rate"
@@ -34,6 +34,7 @@ struct CacheStatsJSON: Encodable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(stats.path, forKey: .path)
+        try container.encode(stats.folderExists, forKey: .exists)
         try container.encode(stats.listings, forKey: .listings)
         try container.encode(stats.photos, forKey: .photos)
         try container.encode(stats.images, forKey: .images)

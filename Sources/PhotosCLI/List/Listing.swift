@@ -112,6 +112,12 @@ struct Listing {
         }
         if listings.isEmpty, let (first, error) = failures.first {
             guard failures.count > 1 else { throw error }
+            // Offline with no cache folder at all: one line says so for every provider, rather
+            // than each repeating where the cache would be.
+            let noCache = context.cache.noCacheNote
+            if !noCache.isEmpty, failures.allSatisfy({ Self.isNothingCached($0.1) }) {
+                throw PhotosError.offlineNothingCached(Self.joined(failures.map(\.0)) + noCache)
+            }
             for (name, error) in failures.dropFirst() { Diagnostics.error("\(name): \(Diagnostics.describe(error))") }
             throw error is CancellationError ? error : ProviderFailure(provider: first, error: error)
         }
@@ -152,6 +158,17 @@ struct Listing {
         case let failure as ProviderFailure: return exitCode(of: failure.error)
         case let error as TransportError: return CommandRuntime.exitCode(of: error)
         default: return PhotosError.unavailable(provider: "", detail: "").exitCode
+        }
+    }
+
+    /// Whether `error` is an offline run's "nothing cached", through the wrappers that add a
+    /// hint or a provider's name.
+    static func isNothingCached(_ error: any Error) -> Bool {
+        switch error {
+        case PhotosError.offlineNothingCached: return true
+        case let hinted as HintedError: return isNothingCached(hinted.error)
+        case let failure as ProviderFailure: return isNothingCached(failure.error)
+        default: return false
         }
     }
 
