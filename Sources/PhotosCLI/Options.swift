@@ -96,6 +96,21 @@ struct FilterOptions: ParsableArguments {
         if let filter = filters.first(where: { $0.contains("\u{FFFD}") }) {
             throw ValidationError("--filter \(filter.prefix { $0 != "=" })= is not valid UTF-8 text (is the terminal's encoding UTF-8?)")
         }
+        // An escape sequence or another control character pasted into a search: sent as it
+        // was, it matched nothing, while the message that said so showed it as nothing at all.
+        if let query, let control = controlCharacter(in: query) {
+            throw ValidationError("--query holds the control character \(control), which no search matches; give the words alone")
+        }
+        if let filter = filters.first(where: { controlCharacter(in: $0) != nil }), let control = controlCharacter(in: filter) {
+            throw ValidationError("--filter \(TerminalText.sanitize(String(filter.prefix { $0 != "=" })))= holds the control character \(control); give the value alone")
+        }
+    }
+
+    /// The first control character of `text` other than tab, line feed and carriage return
+    /// (which searches take as spaces), written as `\u{1B}`; nil when there is none.
+    static func controlCharacter(in text: String) -> String? {
+        text.unicodeScalars.first { $0.properties.generalCategory == .control && !["\t", "\n", "\r"].contains($0) }
+            .map { "\\u{" + String($0.value, radix: 16, uppercase: true) + "}" }
     }
 
     /// A usage error when a filter is given twice (`--album N` counts as `album=N`): only one

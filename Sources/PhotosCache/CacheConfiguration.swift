@@ -28,6 +28,10 @@ public struct CacheConfiguration: Sendable {
     public var fileSystem: any CacheFileSystem
     /// Receives the cache's own warnings (a rebuilt index, a disabled cache); the CLI prints them.
     public var warn: @Sendable (String) -> Void
+    /// Whether an index that cannot be used is said as a warning when the run meets it (the run
+    /// goes on without the cache). A command about the cache itself says it as its error instead
+    /// (``PhotoCache/unusableReason(_:)``).
+    public var warnsWhenUnusable = true
     /// Whether the index is read through a memory mapping of its file rather than copied into
     /// SQLite's page cache one read at a time (default false). For runs that mostly read
     /// (offline ones): a cached listing of 500 made 9 reads instead of 193 and about 100 page
@@ -101,7 +105,7 @@ public struct CacheConfiguration: Sendable {
         func value(_ setting: Setting) throws -> Int {
             let (text, source): (String?, String) =
                 if let text = environment[setting.variable], !text.isEmpty {
-                    (text, setting.variable)
+                    (text, "\(setting.variable) (config [cache] \(setting.key))")
                 } else {
                     (config[setting.configKey], "[cache] \(setting.key)")
                 }
@@ -122,8 +126,12 @@ public struct CacheConfiguration: Sendable {
         public var setting: String
         public var value: String
         public var range: ClosedRange<Int>
-        public var description: String {
-            "\(setting) must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(value)'"
+        public var description: String { message { "'\($0)'" } }
+
+        /// The message with the value as `quote` writes it (the CLI cuts it and names the
+        /// characters that would not show).
+        public func message(quoting quote: (String) -> String) -> String {
+            "\(setting) must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(quote(value))"
         }
     }
 }

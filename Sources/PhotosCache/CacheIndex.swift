@@ -81,17 +81,23 @@ final class CacheIndex: Sendable {
                     throw CacheUnavailable(reason: error.reason)
                 } catch {
                     var isFolder: ObjCBool = false
-                    let reason = (error as? ForeignCacheFolder)?.reason
-                        ?? (error as? NewerCacheIndex).map { newer in
-                            "the cache index at \(path) cannot be used: \(newer); continuing without the cache "
-                                + "(use that photos, or photos cache clear to start an empty cache for this one)"
+                    // What is wrong, and what to do, said around "continuing without the cache"
+                    // in the warning; a command about the cache itself says them as its error.
+                    let (problem, advice): (String, String) =
+                        if let foreign = error as? ForeignCacheFolder {
+                            (foreign.problem, "")
+                        } else if let newer = error as? NewerCacheIndex {
+                            ("the cache index at \(path) cannot be used: \(newer)",
+                             " (use that photos, or photos cache clear to start an empty cache for this one)")
+                        } else if FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder) && !isFolder.boolValue {
+                            ("the cache folder \(root.path) is a file, not a folder (PHOTOS_CACHE_DIR or config [cache] dir names a folder)", "")
+                        } else {
+                            ("the cache index at \(path) cannot be used (\(Self.accessProblem(root: root.path, index: path) ?? Self.describe(error)))", "")
                         }
-                        ?? (FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder) && !isFolder.boolValue
-                        ? "the cache folder \(root.path) is a file, not a folder (PHOTOS_CACHE_DIR or config [cache] dir names a folder); continuing without the cache"
-                        : "the cache index at \(path) cannot be used (\(Self.accessProblem(root: root.path, index: path) ?? Self.describe(error))); continuing without the cache")
-                    configuration.warn(reason)
+                    let reason = (error as? ForeignCacheFolder)?.reason ?? problem + "; continuing without the cache" + advice
+                    if configuration.warnsWhenUnusable { configuration.warn(reason) }
                     state = .disabled(reason)
-                    throw CacheUnavailable(reason: reason)
+                    throw CacheUnavailable(reason: reason, problem: problem + advice)
                 }
             }
         }
@@ -215,11 +221,15 @@ final class CacheIndex: Sendable {
             // user's own) is never moved aside, swept or cleared: the cache is not used instead.
             for (name, isOwn) in Self.ownFolders {
                 let folder = root.appendingPathComponent(name).path
+                // Not a folder at all (a file, a FIFO, a link): not photos' either.
+                var info = stat()
+                if lstat(folder, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR {
+                    throw ForeignCacheFolder(
+                        problem: "the cache folder \(root.path) has \(name) that is not a folder (photos keeps a folder of that name there)")
+                }
                 guard fs.exists(atPath: folder), let foreign = Self.foreignFile(in: folder, fs: fs, isOwn: isOwn) else { continue }
                 let article = name.first.map { "aeiou".contains($0) } == true ? "an" : "a"
-                throw ForeignCacheFolder(
-                    reason: "the cache folder \(root.path) has \(article) \(name) folder photos did not make (it holds \(foreign)); "
-                        + "photos leaves it alone and continues without the cache: set PHOTOS_CACHE_DIR to a folder of its own")
+                throw ForeignCacheFolder(problem: "the cache folder \(root.path) has \(article) \(name) folder photos did not make (it holds \(foreign))")
             }
         }
         if !fs.exists(atPath: path), fs.exists(atPath: root.appendingPathComponent("images").path) {
@@ -558,7 +568,11 @@ final class CacheIndex: Sendable {
 
 /// A cache folder that holds what photos did not make, where it would otherwise delete it.
 struct ForeignCacheFolder: Error {
-    var reason: String
+    /// What is there that photos did not make.
+    var problem: String
+    var reason: String {
+        problem + "; photos leaves it alone and continues without the cache: set PHOTOS_CACHE_DIR to a folder of its own"
+    }
 }
 
 /// No cache folder, for a run that makes none (``CacheConfiguration/createsFolder``): not a
@@ -571,5 +585,12 @@ struct NoCacheFolder: Error {
 /// The cache index cannot be used this run (the reason was already reported as a warning).
 struct CacheUnavailable: Error, CustomStringConvertible {
     var reason: String
+    /// The reason without "continuing without the cache": what a command about the cache says.
+    var problem: String
     var description: String { reason }
+
+    init(reason: String, problem: String? = nil) {
+        self.reason = reason
+        self.problem = problem ?? reason
+    }
 }

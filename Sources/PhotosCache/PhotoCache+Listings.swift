@@ -165,6 +165,10 @@ extension PhotoCache {
     /// Whether `error` says the index cannot be used this run (already reported as a warning).
     public static func isUnavailable(_ error: any Error) -> Bool { error is CacheUnavailable }
 
+    /// Why the index cannot be used, when `error` says it cannot, without "continuing without
+    /// the cache": the error of a command about the cache itself.
+    public static func unusableReason(_ error: any Error) -> String? { (error as? CacheUnavailable)?.problem }
+
     /// Whether `error` is the index or a file meeting a full disk.
     /// Whether `error` is a write refused because the cache is on a read-only file system.
     public static func isReadOnly(_ error: any Error) -> Bool {
@@ -236,6 +240,9 @@ extension PhotoCache {
             // Read by SQLite's own calls, by column position: no `Row` or `DatabaseValue` per
             // value, and no look-up of column names (GRDB compares them case-insensitively).
             var photos: [Photo] = []
+            // Room for the page at once: grown by doubling, a page of 500 was copied eight times,
+            // into memory the run touched only for that (photo values are large).
+            photos.reserveCapacity(min(max(key.perPage, 1), 1_000))
             let rows = BoundStatement(
                 try db.makeStatement(sql: """
                     SELECT \(Self.photoColumns("p.", fields: fields)) FROM listing_photo lp JOIN photo p ON p.id = lp.photo_id

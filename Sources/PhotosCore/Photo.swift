@@ -257,10 +257,15 @@ public enum URLPolicy {
     /// What Foundation's parser says: the answer for every URL ``PlainHTTPURL`` is not sure of.
     /// A URL that carries a user name or password (`https://user:secret@host/`) is refused:
     /// fetched, its credentials would go to the host (a provider's listing names it, not the user).
+    /// Nor are URLs libcurl refuses as "invalid URL" (a port past 65535, a control character or
+    /// a space, which Foundation's parser escapes), so that the setting or listing that holds
+    /// one is named rather than the transfer failing.
     static func isAllowedByComponents(_ url: String) -> Bool {
-        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+        guard !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }),
+              let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty,
-              components.percentEncodedUser == nil, components.percentEncodedPassword == nil
+              components.percentEncodedUser == nil, components.percentEncodedPassword == nil,
+              components.port.map({ (1...65535).contains($0) }) ?? true
         else { return false }
         return true
     }

@@ -45,8 +45,12 @@ public struct PlainHTTPURL: Sendable {
         if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
             index += 1
             let portStart = index
-            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
-            guard index > portStart, index - portStart <= 5 else { return nil }
+            var port = 0
+            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39, index - portStart < 6 {
+                port = port * 10 + Int(bytes[index] - 0x30)
+                index += 1
+            }
+            guard index > portStart, (1...65535).contains(port) else { return nil }
         }
         // The host ends the authority: what follows is the path, a query or a fragment. Anything
         // else (`https://user@host/`, `https://user:secret@host/`) is user information, left to

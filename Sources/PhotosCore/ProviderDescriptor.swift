@@ -14,7 +14,7 @@ public struct ProviderDescriptor: Sendable {
     public var settings: [ProviderSetting]
     /// Filters it understands in `--filter key=value`.
     public var filters: [ProviderFilter]
-    /// The form of its ids, e.g. `flickr:<digits>`.
+    /// The form of its ids, e.g. `flickr:<1 to 20 digits>`.
     public var idSyntax: String
     /// A real id, for examples and error messages, e.g. `flickr:53624890009`.
     public var idExample: String

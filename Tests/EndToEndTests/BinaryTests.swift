@@ -409,6 +409,10 @@ import Testing
                 let cache = try await photos.run(command, environment: ["PHOTOS_CACHE_DIR": file.path])
                 #expect(cache.status == 69 && cache.stderr.contains("the cache folder \(file.path) is a file, not a folder"), "\(command): \(cache.stderr)")
                 #expect(!cache.stderr.contains("File exists") && !cache.stdout.contains("0 pages"), "\(command): \(cache.stdout) \(cache.stderr)")
+                // In one line, its error: not a warning that it goes on without the cache, then
+                // an error that it cannot.
+                #expect(cache.stderr.hasPrefix("photos: error: the cache is unavailable: the cache folder \(file.path) is a file")
+                    && cache.stderr.split(separator: "\n").count == 1 && !cache.stderr.contains("continuing"), "\(command): \(cache.stderr)")
             }
         }
     }

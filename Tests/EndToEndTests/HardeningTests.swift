@@ -69,6 +69,27 @@ import Testing
         }
     }
 
+    /// A control character in a search or a filter (an escape sequence pasted with the words)
+    /// is refused (64) and named: sent as it was, `--query $'sunt\e'` found nothing, and the
+    /// message that said so showed the search as "sunt".
+    @Test func aControlCharacterInASearchIsRefusedAndNamed() async throws {
+        let photos = try PhotosBinary(server: nil)
+        defer { photos.remove() }
+        for (arguments, named) in [
+            (["list", "--provider", "placeholder", "--query", "sunt\u{1B}"], "--query holds the control character \\u{1B}"),
+            (["save", "--provider", "placeholder", "--query", "a\u{07}b", "--to", "out"], "--query holds the control character \\u{7}"),
+            (["browse", "--query", "\u{9B}31mx"], "--query holds the control character \\u{9B}"),
+            (["list", "--provider", "flickr", "--filter", "tags=a\u{1B}[31m"], "--filter tags= holds the control character \\u{1B}"),
+        ] {
+            let run = try await photos.run(arguments)
+            #expect(run.status == 64 && run.stderr.contains(named), "\(arguments): \(run.status) \(run.stderr)")
+            #expect(!run.stderr.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" }, "\(run.stderr.debugDescription)")
+        }
+        // A tab is a space to a search: taken (here, nothing is cached for it).
+        let tab = try await photos.run(["list", "--provider", "placeholder", "--query", "sunt\tculpa", "--offline"])
+        #expect(tab.status == 69 && tab.stderr.contains("offline and nothing cached"), "\(tab.stderr)")
+    }
+
     /// Every setting that names a provider's URL refuses what is not an http or https URL
     /// (64), before any request; `config show` says so too.
     @Test func anEndpointThatIsNotAWebURLIsRefused() async throws {
@@ -78,7 +99,8 @@ import Testing
                 ("PHOTOS_COMMONS_API", "commons"), ("PHOTOS_OPENVERSE_API", "openverse"), ("PHOTOS_NASA_API", "nasa"),
             ]
             for (variable, provider) in settings {
-                for value in ["file:///etc", "notaurl"] {
+                // A port past 65535 and a control character: libcurl said only "invalid URL" (69).
+                for value in ["file:///etc", "notaurl", "https://127.0.0.1:99999/", "https://127.0.0.1/a\tb", "https://exa\u{1B}mple.org/"] {
                     let run = try await photos.run(["list", "--provider", provider, "--query", "dogs", "--refresh"], environment: [variable: value])
                     #expect(run.status == 64 && run.stderr.contains("\(variable) (config [\(provider)] ") && run.stderr.contains(") must be an http or https URL"), "\(variable)=\(value): \(run.status) \(run.stderr)")
                 }

@@ -57,4 +57,19 @@ import Testing
         #expect(URLPolicy.isAllowed("https://images.example/a@2x.jpg"), "an @ in the path is no user name")
         #expect(PlainHTTPURL("https://images.example/a@2x.jpg")?.host == "images.example")
     }
+
+    /// URLs libcurl refuses as "invalid URL": refused here, where the setting or listing that
+    /// holds them can be named.
+    @Test func urlsWithAPortPast65535OrAControlCharacterAreRefused() {
+        for url in [
+            "https://127.0.0.1:99999/", "https://images.example:65536/a.jpg", "https://images.example:0/a.jpg",
+            "https://images.example/a\tb.jpg", "https://images.example/a\nb.jpg", "https://exa\u{1B}mple.org/", "https://images.example/a b.jpg",
+            "https://images.example/a\u{7F}.jpg",
+        ] {
+            #expect(!URLPolicy.isAllowed(url), "\(url.debugDescription)")
+        }
+        for url in ["https://images.example:65535/a.jpg", "http://127.0.0.1:1/x", "https://images.example/caf%C3%A9.jpg", "https://images.example/café.jpg"] {
+            #expect(URLPolicy.isAllowed(url), "\(url)")
+        }
+    }
 }

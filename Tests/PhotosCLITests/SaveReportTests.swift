@@ -26,6 +26,13 @@ struct SaveReportTests {
         #expect(report(saved: 0, failures: [.authentication, .authentication]).exitCode == 77)
         #expect(!report(saved: 0, failures: [.authentication]).summaryLine(folder: folder).contains("retry"))
 
+        // Nothing saved, and nothing a second run could change: an input that names no photo
+        // beside one that is not there is 69 as that one alone, not 75 ("run again").
+        #expect(report(saved: 0, failures: [.input, .missing]).exitCode == 69)
+        #expect(report(saved: 0, failures: [.badData, .input]).exitCode == 65)
+        #expect(report(saved: 0, failures: [.input, .unreachable]).exitCode == 69)
+        #expect(report(saved: 0, failures: [.input, .other]).exitCode == 75)
+
         let downloads = report(saved: 0, failures: [.badData]).summaryLine(folder: folder)
         #expect(downloads.hasSuffix("; 1 failed."), "\(downloads)")
     }

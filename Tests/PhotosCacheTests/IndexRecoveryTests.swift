@@ -118,6 +118,34 @@ import Testing
         #expect(CacheIndex.foreignFile(inImages: own.path, fs: LiveFileSystem()) == nil)
     }
 
+    /// A file (or a FIFO, or a link) where photos keeps its images folder, in a folder with no
+    /// index: it was taken for images an index had lost and moved to the trash, deleted at the
+    /// end of the run. It is the user's: left where it is, and the cache not used.
+    @Test func aFileWherePhotosKeepsItsImagesFolderIsLeftAlone() async throws {
+        for kind in ["file", "fifo", "link"] {
+            let bed = try CacheBed()
+            defer { bed.remove() }
+            let images = bed.folder.appendingPathComponent("images")
+            try FileManager.default.createDirectory(at: bed.folder, withIntermediateDirectories: true)
+            switch kind {
+            case "file": try Data("mine".utf8).write(to: images)
+            case "fifo": #expect(mkfifo(images.path, 0o600) == 0)
+            default: try FileManager.default.createSymbolicLink(atPath: images.path, withDestinationPath: "/tmp")
+            }
+            let cache = bed.cache()
+            #expect(cache.cachedImages(["https://img.test/1.jpg"]).isEmpty)
+            _ = cache.finish(command: "list")
+            cache.close()
+            #expect(bed.warnings.all.count == 1, "\(kind): \(bed.warnings.all)")
+            #expect(bed.warnings.all.first?.contains("has images that is not a folder") == true, "\(kind): \(bed.warnings.all)")
+            var info = stat()
+            #expect(lstat(images.path, &info) == 0, "\(kind): still there")
+            if kind == "file" { #expect((try? String(contentsOf: images, encoding: .utf8)) == "mine") }
+            let left = (try? FileManager.default.contentsOfDirectory(atPath: bed.folder.path)) ?? []
+            #expect(!left.contains { $0.hasPrefix("trash-") } && !left.contains("index.sqlite"), "\(kind): \(left)")
+        }
+    }
+
     /// A clear of the whole cache removes photos' images and leaves what someone else put in
     /// its images folder (a file, a hidden file, a folder, a link) where it is.
     @Test func aClearLeavesFilesPhotosDidNotPutInItsImagesFolder() async throws {

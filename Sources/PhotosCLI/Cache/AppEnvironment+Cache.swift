@@ -9,12 +9,14 @@ extension AppEnvironment {
     /// - Throws: `PhotosError.usage` for a bad `[cache]` setting.
     /// - Parameter mostlyReads: the run only reads the index (offline): it is read through a
     ///   mapping of its file (``CacheConfiguration/mapsIndex``).
-    func makeCache(mostlyReads: Bool = false, now: @escaping @Sendable () -> Date = { Date() }) throws -> PhotoCache {
+    /// - Parameter warnsWhenUnusable: whether an index that cannot be used is said as a warning
+    ///   (``CacheConfiguration/warnsWhenUnusable``).
+    func makeCache(mostlyReads: Bool = false, warnsWhenUnusable: Bool = true, now: @escaping @Sendable () -> Date = { Date() }) throws -> PhotoCache {
         let settings: (maxSizeBytes: Int64, listingTTL: TimeInterval, recentSearches: Int)
         do {
             settings = try CacheConfiguration.settings(config: config.values, environment: environment)
         } catch let error as CacheConfiguration.SettingError {
-            throw PhotosError.usage(error.description)
+            throw PhotosError.usage(error.message { TerminalText.quoted($0, width: 40) })
         }
         // A relative folder is one cache per working folder: said, as few mean that.
         if let dir = self.settings["PHOTOS_CACHE_DIR"], !HomePath.expand(dir, environment: environment).hasPrefix("/") {
@@ -27,6 +29,7 @@ extension AppEnvironment {
             recentSearches: settings.recentSearches, now: now, warn: { Diagnostics.warning($0) })
         configuration.mapsIndex = mostlyReads
         configuration.createsFolder = !mostlyReads
+        configuration.warnsWhenUnusable = warnsWhenUnusable
         return PhotoCache(configuration: configuration)
     }
 }

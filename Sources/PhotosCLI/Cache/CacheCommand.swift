@@ -46,7 +46,7 @@ extension PhotosCommand {
 
             func run() async throws {
                 let format = format
-                try await CommandRuntime.run(command: "cache stats", network: false) { context in
+                try await CommandRuntime.run(command: "cache stats", network: false, aboutTheCache: true) { context in
                     let stats = try CacheCommandError.wrap(root: context.cache.root.path) { try context.cache.statistics() }
                     let now = Date()
                     switch format {
@@ -121,7 +121,7 @@ extension PhotosCommand {
             func run() async throws {
                 let provider = provider?.lowercased()
                 let format = format
-                try await CommandRuntime.run(command: "cache clear", network: false) { context in
+                try await CommandRuntime.run(command: "cache clear", network: false, aboutTheCache: true) { context in
                     let names = context.environment.registry.names
                     // As --provider takes them elsewhere: a comma list, or all.
                     let chosen = provider.map { text in
@@ -177,7 +177,7 @@ extension PhotosCommand {
 
             func run() async throws {
                 let format = format
-                try await CommandRuntime.run(command: "cache prune", network: false) { context in
+                try await CommandRuntime.run(command: "cache prune", network: false, aboutTheCache: true) { context in
                     let cache = context.cache
                     var report = try CacheCommandError.wrap(root: cache.root.path) { try cache.evict(wait: true, sweep: true) }
                     // What the cache takes on the disk now, as cache stats says it (the index's
@@ -220,9 +220,9 @@ enum CacheCommandError {
         } catch is CancellationError {
             throw CancellationError()  // Ctrl-C: said as an interruption (130)
         } catch {
-            // The reason was given once already, as a warning when the index could not be opened.
-            if PhotoCache.isUnavailable(error) {
-                throw PhotosError.unavailable(provider: "the cache", detail: "see the warning above")
+            // Said here, once: a cache command does not warn that it goes on without the cache.
+            if let reason = PhotoCache.unusableReason(error) {
+                throw PhotosError.unavailable(provider: "the cache", detail: reason)
             }
             // A read-only cache (said when it was opened) cannot be changed: a write that fails (74).
             if PhotoCache.isReadOnly(error) {

@@ -56,15 +56,17 @@ extension CommandRuntime {
     /// runs load it at their first request, if they make one: loading it alongside a run the
     /// cache answers would slow that run (the loader maps some thirty libraries while the run
     /// touches its own pages).
+    /// A command `aboutTheCache` (stats, clear, prune) says an index it cannot use as its
+    /// error, rather than warning that it goes on without the cache.
     static func run(
-        command: String, network: Bool, fetchesFirst: Bool = false,
+        command: String, network: Bool, fetchesFirst: Bool = false, aboutTheCache: Bool = false,
         _ work: @escaping @Sendable (CommandContext) async throws -> Void
     ) async throws {
         try await run { (environment: AppEnvironment) in
             // A download setting: refused only by commands that may download (a `cache clear`
             // never does, and runs whatever PHOTOS_MAX_IMAGE_MB says).
             let maxImageBytes = network ? try environment.maxImageBytes() : ImageFetcher.defaultMaxImageBytes
-            let cache = try environment.makeCache(mostlyReads: !network)
+            let cache = try environment.makeCache(mostlyReads: !network, warnsWhenUnusable: !aboutTheCache)
             if network, fetchesFirst || access(cache.indexPath, F_OK) != 0 {
                 CurlTransport.loadInBackground()
             }

@@ -48,7 +48,7 @@ struct Saving {
         var made: [String] = []
         var missing = folder.path
         var info = stat()
-        while missing != "/", lstat(missing, &info) != 0, errno == ENOENT {
+        while missing != "/", lstat(missing, &info) != 0, errno == ENOENT || errno == ENAMETOOLONG {
             made.append(missing)
             missing = (missing as NSString).deletingLastPathComponent
         }
@@ -60,14 +60,17 @@ struct Saving {
             let what = reached == ELOOP ? "a loop of symbolic links" : "a symbolic link to nothing"
             throw OutputError.failed("\(setting) names \(what): \(folder.path); name a folder, or make the one the link points to")
         }
+        defer {
+            // rmdir removes only an empty folder: never anything saved or the user's. Those never
+            // made (a path too long, made up to where it failed) are passed over.
+            for path in made where rmdir(path) != 0 && errno != ENOENT && errno != ENAMETOOLONG { break }
+        }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw OutputError.failed("cannot create \(folder.path): \(PhotoCache.describe(error))")
-        }
-        defer {
-            // rmdir removes only an empty folder: never anything saved or the user's.
-            for path in made where rmdir(path) != 0 { break }
+            // A path of thousands of characters is said by its start, with where it came from.
+            let named = request.folder == nil ? "the save folder, PHOTOS_SAVE_DIR or [save] dir" : "--to"
+            throw OutputError.failed("cannot create \(TerminalText.quoted(folder.path, width: 160)) (\(named)): \(PhotoCache.describe(error))")
         }
         // A folder that cannot be written into (a read-only file system, another user's) is said
         // once, before anything is downloaded.
