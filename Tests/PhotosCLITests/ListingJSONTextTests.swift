@@ -85,6 +85,27 @@ struct ListingJSONTextTests {
         #expect(json.text == (try JSONOutput.encode(empty, pretty: true)))
     }
 
+    /// Written in pieces as it is made (a listing of 500 is most of a megabyte): the pieces put
+    /// together are the document, and the buffer stays near the piece size.
+    @Test func aDocumentWrittenInPiecesIsTheSameDocument() throws {
+        let photos = Array(repeating: Self.photos(), count: 20).flatMap { $0 }
+        let document = ListingJSON(
+            page: 1, perPage: photos.count, total: nil, hasMore: false, photos: photos.map { PhotoJSON(photo: $0, thumbnailPath: nil) },
+            providers: [], cached: false, ageSeconds: 0)
+        for threshold in [1, 100, 4096] {
+            nonisolated(unsafe) var pieces: [[UInt8]] = []
+            var json = JSONText(pretty: true, flushingEvery: threshold) { pieces.append(Array($0)) }
+            document.write(to: &json)
+            json.raw("\n")
+            json.flushNow()
+            #expect(json.bytes.isEmpty)
+            #expect(String(decoding: pieces.flatMap { $0 }, as: UTF8.self) == (try JSONOutput.encode(document, pretty: true)) + "\n")
+            #expect(pieces.count > 10, "\(threshold): \(pieces.count) pieces")
+            // A piece ends at the first member or element after the threshold: one value more.
+            #expect(pieces.dropLast().allSatisfy { $0.count >= threshold && $0.count < threshold + 2_000 }, "\(threshold): \(pieces.map(\.count).max() ?? 0)")
+        }
+    }
+
     /// Dates are written as Foundation's `.iso8601` style writes them, whether by arithmetic (the
     /// Gregorian calendar's days to the year 9999, fractions of a second, times before 1970) or,
     /// outside that, by Foundation itself (the Julian calendar before 1582-10-15).

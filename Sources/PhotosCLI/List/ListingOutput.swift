@@ -24,20 +24,25 @@ extension Listing {
                 cached: !listings.isEmpty && listings.allSatisfy(\.cached),
                 ageSeconds: Int(listings.map(\.age).max() ?? 0),
                 failed: failures.map { .init(provider: $0.0, error: Diagnostics.describe($0.1)) })
-            var json = JSONText(pretty: true, capacity: 600 * photos.count + 1024)
+            // Written as it is made, a piece at a time.
+            let output = PiecewiseOutput()
+            var json = JSONText(pretty: true, flushingEvery: PiecewiseOutput.pieceBytes, to: output.write)
             document.write(to: &json)
             json.raw("\n")
-            try Output.write(bytes: json.bytes)
+            json.flushNow()
+            try output.finish()
         case .jsonl:
             // No line at all says nothing of why: said on stderr, as a table says it.
             if photos.isEmpty { Diagnostics.note(Self.nothingShown(listings: listings, request: request)) }
-            // One buffer, one write: every line at once.
-            var json = JSONText(pretty: false, capacity: 500 * photos.count)
+            // Written as it is made, a piece at a time.
+            let output = PiecewiseOutput()
+            var json = JSONText(pretty: false, flushingEvery: PiecewiseOutput.pieceBytes, to: output.write)
             for photo in photos {
                 PhotoJSON(photo: photo, thumbnailPath: path(photo), thumbnailSynthesized: thumbnails.isSynthesized(photo)).write(to: &json)
                 json.raw("\n")
             }
-            try Output.write(bytes: json.bytes)
+            json.flushNow()
+            try output.finish()
         case .grid where !photos.isEmpty:
             let graphics = environment.graphics(request.graphics)
             guard graphics.mode != .none else { fallthrough }  // not a terminal: the plain table

@@ -99,6 +99,26 @@ enum OutputError: Error {
     case failed(String)
 }
 
+/// Output written to stdout in pieces as it is made (``JSONText``'s flush): the first failure is
+/// kept and what follows it dropped; ``finish()`` throws it as ``Output/write(bytes:)`` would.
+final class PiecewiseOutput {
+    private var failure: Int32?
+    private let closed = Output.standardOutputWasClosed
+
+    /// The size of a piece: a few pages, written again and again.
+    static let pieceBytes = 64 * 1024
+
+    func write(_ buffer: UnsafeRawBufferPointer) {
+        guard failure == nil, !closed else { return }
+        failure = Output.writeAll(buffer, to: STDOUT_FILENO)
+    }
+
+    func finish() throws {
+        if closed { throw OutputError.failed(Output.closedStandardOutput) }
+        if let failure { throw failure == EPIPE ? OutputError.readerGone : OutputError.failed(String(cString: strerror(failure))) }
+    }
+}
+
 /// Writes data to stdout.
 enum Output {
     /// Why output meant for a stdout closed at start (`>&-`) is an error.

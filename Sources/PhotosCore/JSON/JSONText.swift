@@ -14,9 +14,32 @@ public struct JSONText {
     /// Whether the current object or array has had a member (a `,` is due before the next).
     private var hasMembers: [Bool] = []
 
+    /// Where the text goes once `flushAt` bytes have gathered; nil keeps all of it in `bytes`.
+    private let flush: ((UnsafeRawBufferPointer) -> Void)?
+    private let flushAt: Int
+
     public init(pretty: Bool, capacity: Int = 0) {
         self.pretty = pretty
+        flush = nil
+        flushAt = .max
         bytes.reserveCapacity(capacity)
+    }
+
+    /// Text handed to `flush` in pieces of about `threshold` bytes as it is written (at the start
+    /// of a member or an element, and at ``flushNow()``), in a buffer that stays that small: the
+    /// JSON of hundreds of photos is most of a megabyte, memory touched once for nothing.
+    public init(pretty: Bool, flushingEvery threshold: Int, to flush: @escaping (UnsafeRawBufferPointer) -> Void) {
+        self.pretty = pretty
+        self.flush = flush
+        flushAt = threshold
+        bytes.reserveCapacity(threshold + threshold / 4)
+    }
+
+    /// Hands what has gathered to the flush, if there is one.
+    public mutating func flushNow() {
+        guard let flush, !bytes.isEmpty else { return }
+        bytes.withUnsafeBytes(flush)
+        bytes.removeAll(keepingCapacity: true)
     }
 
     /// The text as a string.
@@ -89,6 +112,7 @@ public struct JSONText {
     }
 
     private mutating func separate() {
+        if bytes.count >= flushAt { flushNow() }
         if hasMembers.last == true { bytes.append(UInt8(ascii: ",")) }
         if pretty { newline() }
     }
