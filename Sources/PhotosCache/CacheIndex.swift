@@ -85,7 +85,7 @@ final class CacheIndex: Sendable {
                     // in the warning; a command about the cache itself says them as its error.
                     let (problem, advice): (String, String) =
                         if let foreign = error as? ForeignCacheFolder {
-                            (foreign.problem, "")
+                            (foreign.problem, "; photos leaves it alone: set PHOTOS_CACHE_DIR to a folder of its own")
                         } else if let newer = error as? NewerCacheIndex {
                             ("the cache index at \(path) cannot be used: \(newer)",
                              " (use that photos, or photos cache clear to start an empty cache for this one)")
@@ -582,7 +582,8 @@ struct NoCacheFolder: Error {
     var reason: String
 }
 
-/// The cache index cannot be used this run (the reason was already reported as a warning).
+/// The cache index cannot be used this run (the reason was already said as a warning, unless
+/// the command is about the cache itself: ``CacheConfiguration/warnsWhenUnusable``).
 struct CacheUnavailable: Error, CustomStringConvertible {
     var reason: String
     /// The reason without "continuing without the cache": what a command about the cache says.

@@ -86,7 +86,9 @@ import Testing
             #expect(list.status == 0, "\(list.stderr)")
             #expect(list.stderr.contains("has a\(folder == "opened" ? "n" : "") \(folder) folder photos did not make (it holds notes.txt)"), "\(list.stderr)")
             let clear = try await photos.run(["cache", "clear"], environment: environment)
-            #expect(clear.status != 0, "\(clear.stderr)")
+            #expect(clear.status == 69, "\(clear.stderr)")
+            #expect(clear.stderr == "photos: error: the cache is unavailable: the cache folder \(mine.path) has a\(folder == "opened" ? "n" : "") \(folder) "
+                + "folder photos did not make (it holds notes.txt); photos leaves it alone: set PHOTOS_CACHE_DIR to a folder of its own\n", "\(clear.stderr)")
             #expect(try String(contentsOf: notes, encoding: .utf8) == "mine\n", "the user's file is where it was")
             let names = try FileManager.default.contentsOfDirectory(atPath: mine.path)
             #expect(names == [folder], "nothing of photos' beside it: \(names)")
