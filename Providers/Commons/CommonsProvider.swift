@@ -273,7 +273,7 @@ public struct CommonsProvider: RegisteredProvider {
     /// - Throws: `PhotosError` for HTTP errors, API errors and unreadable bodies; `TransportError` unchanged.
     private func call(_ url: String, what: String) async throws -> CommonsAnswer {
         guard URLPolicy.isAllowed(api.endpoint) else {
-            throw PhotosError.usage("PHOTOS_COMMONS_API (config [commons] api) must be an http or https URL")
+            throw PhotosError.usage("PHOTOS_COMMONS_API (config [commons] api) must be an http or https URL" + URLPolicy.refusalDetail(api.endpoint))
         }
         let response = try await http.data(for: HTTPRequest(url: url, headers: ["Accept": "application/json"]))
         guard response.isSuccess else { throw Self.httpStatus(response) }

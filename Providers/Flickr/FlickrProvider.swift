@@ -267,10 +267,10 @@ public struct FlickrProvider: RegisteredProvider {
         _ method: String, apiKey: String, _ parameters: [(String, String)], photo: PhotoID?
     ) async throws -> Result<JSONDocument, JSONDocument.ParseError> {
         guard URLPolicy.isAllowed(api.endpoint) else {
-            throw PhotosError.usage("PHOTOS_FLICKR_API (config [flickr] api) must be an http or https URL")
+            throw PhotosError.usage("PHOTOS_FLICKR_API (config [flickr] api) must be an http or https URL" + URLPolicy.refusalDetail(api.endpoint))
         }
         guard URLPolicy.isAllowed(api.staticHost) else {
-            throw PhotosError.usage("PHOTOS_FLICKR_STATIC (config [flickr] static) must be an http or https URL")
+            throw PhotosError.usage("PHOTOS_FLICKR_STATIC (config [flickr] static) must be an http or https URL" + URLPolicy.refusalDetail(api.staticHost))
         }
         let request = HTTPRequest(url: api.url(method: method, apiKey: apiKey, parameters), headers: ["Accept": "application/json"])
         let response = try await http.data(for: request)

@@ -241,7 +241,7 @@ public struct NASAProvider: RegisteredProvider {
 
     private func get(_ path: String, _ items: [(String, String)]) async throws -> HTTPResponse {
         guard URLPolicy.isAllowed(base) else {
-            throw PhotosError.usage("PHOTOS_NASA_API (config [nasa] api) must be an http or https URL")
+            throw PhotosError.usage("PHOTOS_NASA_API (config [nasa] api) must be an http or https URL" + URLPolicy.refusalDetail(base))
         }
         var url = base + path
         if !items.isEmpty {

@@ -261,7 +261,7 @@ public struct OpenverseProvider: RegisteredProvider {
 
     private func get(_ url: String) async throws -> HTTPResponse {
         guard URLPolicy.isAllowed(base) else {
-            throw PhotosError.usage("PHOTOS_OPENVERSE_API (config [openverse] api) must be an http or https URL")
+            throw PhotosError.usage("PHOTOS_OPENVERSE_API (config [openverse] api) must be an http or https URL" + URLPolicy.refusalDetail(base))
         }
         return try await http.data(for: HTTPRequest(url: url, headers: ["Accept": "application/json"]))
     }

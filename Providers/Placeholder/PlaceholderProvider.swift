@@ -162,7 +162,7 @@ public struct PlaceholderProvider: RegisteredProvider {
 
     private func get(_ path: String, query: [(String, String)], headers: [String: String] = [:]) async throws -> HTTPResponse {
         guard URLPolicy.isAllowed(base) else {
-            throw PhotosError.usage("PHOTOS_PLACEHOLDER_API (config [placeholder] api) must be an http or https URL")
+            throw PhotosError.usage("PHOTOS_PLACEHOLDER_API (config [placeholder] api) must be an http or https URL" + URLPolicy.refusalDetail(base))
         }
         var url = base + path
         if !query.isEmpty {

@@ -257,6 +257,22 @@ public enum URLPolicy {
     /// What Foundation's parser says: the answer for every URL ``PlainHTTPURL`` is not sure of.
     /// A URL that carries a user name or password (`https://user:secret@host/`) is refused:
     /// fetched, its credentials would go to the host (a provider's listing names it, not the user).
+    /// What a refused `url` lacks, as words that follow "must be an http or https URL": a user
+    /// name or password, a port out of range, a space or a control character; "" when it is no
+    /// web URL at all (or is allowed).
+    public static func refusalDetail(_ url: String) -> String {
+        guard !isAllowed(url) else { return "" }
+        if url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) { return " without spaces or control characters" }
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", components.host?.isEmpty == false
+        else { return "" }
+        if components.percentEncodedUser != nil || components.percentEncodedPassword != nil {
+            return " without a user name or password (photos sends none in a URL)"
+        }
+        if let port = components.port, !(1...65535).contains(port) { return " with a port from 1 to 65535" }
+        return ""
+    }
+
     /// Nor are URLs libcurl refuses as "invalid URL" (a port past 65535, a control character or
     /// a space, which Foundation's parser escapes), so that the setting or listing that holds
     /// one is named rather than the transfer failing.

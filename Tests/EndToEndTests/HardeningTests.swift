@@ -104,6 +104,15 @@ import Testing
                     let run = try await photos.run(["list", "--provider", provider, "--query", "dogs", "--refresh"], environment: [variable: value])
                     #expect(run.status == 64 && run.stderr.contains("\(variable) (config [\(provider)] ") && run.stderr.contains(") must be an http or https URL"), "\(variable)=\(value): \(run.status) \(run.stderr)")
                 }
+                // Said with what is wrong with a web URL that is refused.
+                for (value, detail) in [
+                    ("https://user:secret@example.org/", " without a user name or password"), ("https://127.0.0.1:99999/", " with a port from 1 to 65535"),
+                    ("https://example.org/a b", " without spaces or control characters"),
+                ] {
+                    let run = try await photos.run(["list", "--provider", provider, "--query", "dogs", "--refresh"], environment: [variable: value])
+                    #expect(run.status == 64 && run.stderr.contains(") must be an http or https URL" + detail), "\(variable)=\(value): \(run.stderr)")
+                    #expect(!run.stderr.contains("secret"), "\(run.stderr)")
+                }
                 let show = try await photos.run(["config", "show"], environment: [variable: "notaurl"])
                 #expect(show.stderr.contains("\(variable) ("), "\(variable): \(show.stderr)")
             }
