@@ -85,6 +85,40 @@ struct ListingJSONTextTests {
         #expect(json.text == (try JSONOutput.encode(empty, pretty: true)))
     }
 
+    /// Numbers written digit by digit are what String(value) writes, at the ends of Int too;
+    /// nesting past the 64 levels kept in bits still separates members right.
+    @Test func numbersAndDeepNestingAreWrittenAsJSONEncoderWould() throws {
+        for value in [0, 7, -1, 9, 10, -10, 1_234_567_890, Int.max, Int.min, Int.min + 1] {
+            var json = JSONText(pretty: false)
+            json.int(value)
+            #expect(json.text == String(value))
+        }
+        var nested = JSONText(pretty: false)
+        var expected = ""
+        for _ in 0..<70 {
+            nested.beginArray()
+            nested.element()
+            nested.int(1)
+            nested.element()
+            expected += "[1,"
+        }
+        nested.int(2)
+        expected += "2"
+        for level in 0..<70 {
+            nested.endArray()
+            expected += "]"
+            // A member after a closed array, at every level: the comma comes from the level's bit.
+            if level < 69 {
+                nested.element()
+                nested.int(3)
+                expected += ",3"
+            }
+        }
+        #expect(nested.text == expected)
+        let decoded = try JSONSerialization.jsonObject(with: Data(nested.bytes))
+        #expect(decoded is [Any])
+    }
+
     /// Written in pieces as it is made (a listing of 500 is most of a megabyte): the pieces put
     /// together are the document, and the buffer stays near the piece size.
     @Test func aDocumentWrittenInPiecesIsTheSameDocument() throws {

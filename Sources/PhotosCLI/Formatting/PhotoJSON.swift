@@ -106,7 +106,7 @@ extension PhotoJSON {
         json.key("height")
         json.int(photo.height)
         json.key("id")
-        json.string(photo.id.description)
+        json.string(photo.id.provider, UInt8(ascii: ":"), photo.id.raw)
         json.key("image_url")
         json.string(photo.imageURL)
         json.key("owner")

@@ -11,8 +11,11 @@ public struct JSONText {
     /// Whether objects and arrays span lines (JSONEncoder's `.prettyPrinted`).
     public let pretty: Bool
     private var depth = 0
-    /// Whether the current object or array has had a member (a `,` is due before the next).
-    private var hasMembers: [Bool] = []
+    /// Whether each open object or array has had a member (a `,` is due before the next): bit N
+    /// for depth N + 1. Deeper than 64 levels, ``deeperMembers`` keeps them (photos writes
+    /// nothing that deep; the bits spare an array's checks at every key).
+    private var memberBits: UInt64 = 0
+    private var deeperMembers: [Bool] = []
 
     /// Where the text goes once `flushAt` bytes have gathered; nil keeps all of it in `bytes`.
     private let flush: ((UnsafeRawBufferPointer) -> Void)?
@@ -55,13 +58,23 @@ public struct JSONText {
     /// A member name (objects) with its separator; the value follows.
     public mutating func key(_ name: StaticString) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        if pretty {
-            bytes.append(contentsOf: [0x20, UInt8(ascii: ":"), 0x20])
-        } else {
-            bytes.append(UInt8(ascii: ":"))
+        let count = name.utf8CodeUnitCount
+        let pretty = pretty
+        // One append of the whole `"name":` (or `"name" : `), made on the stack.
+        let total = count + (pretty ? 5 : 3)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { buffer in
+            let base = buffer.baseAddress!
+            base[0] = UInt8(ascii: "\"")
+            (base + 1).initialize(from: name.utf8Start, count: count)
+            base[count + 1] = UInt8(ascii: "\"")
+            if pretty {
+                base[count + 2] = 0x20
+                base[count + 3] = UInt8(ascii: ":")
+                base[count + 4] = 0x20
+            } else {
+                base[count + 2] = UInt8(ascii: ":")
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: total))
         }
         markValueStarted()
     }
@@ -75,8 +88,35 @@ public struct JSONText {
     // MARK: Values
 
     public mutating func string(_ value: String) { Self.appendQuoted(value, to: &bytes) }
+    /// `first`, `separator` and `second` as one string (`"flickr:123"`), without making it;
+    /// `separator` is printable ASCII that needs no escape.
+    public mutating func string(_ first: String, _ separator: UInt8, _ second: String) {
+        precondition((0x20..<0x7F).contains(separator) && separator != 0x22 && separator != 0x5C, "a separator that needs no escape")
+        bytes.append(UInt8(ascii: "\""))
+        Self.appendEscapedContents(first, to: &bytes)
+        bytes.append(separator)
+        Self.appendEscapedContents(second, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
     public mutating func string(_ value: String?) { if let value { string(value) } else { null() } }
-    public mutating func int(_ value: Int) { bytes.append(contentsOf: String(value).utf8) }
+    public mutating func int(_ value: Int) {
+        // Digits written straight into the text (String(value) cost four times as much).
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: Int.min has 20 digits
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { raw in
+            repeat {
+                count += 1
+                raw[24 - count] = UInt8(truncatingIfNeeded: 0x30 + magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                count += 1
+                raw[24 - count] = UInt8(ascii: "-")
+            }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[(24 - count)...]))
+        }
+    }
     public mutating func int(_ value: Int?) { if let value { int(value) } else { null() } }
     public mutating func bool(_ value: Bool) { bytes.append(contentsOf: (value ? "true" : "false").utf8) }
     public mutating func null() { bytes.append(contentsOf: "null".utf8) }
@@ -97,11 +137,22 @@ public struct JSONText {
     private mutating func open(_ bracket: UInt8) {
         bytes.append(bracket)
         depth += 1
-        hasMembers.append(false)
+        if depth <= 64 {
+            memberBits &= ~(1 << UInt64(depth - 1))
+        } else {
+            deeperMembers.append(false)
+        }
+    }
+
+    /// Whether the innermost open object or array has a member already.
+    private var currentHasMembers: Bool {
+        guard depth > 0 else { return false }
+        return depth <= 64 ? memberBits & (1 << UInt64(depth - 1)) != 0 : deeperMembers.last == true
     }
 
     private mutating func close(_ bracket: UInt8) {
-        let had = hasMembers.popLast() ?? false
+        let had = currentHasMembers
+        if depth > 64 { deeperMembers.removeLast() }
         depth -= 1
         if pretty {
             // JSONEncoder leaves an empty line inside an empty container.
@@ -113,12 +164,17 @@ public struct JSONText {
 
     private mutating func separate() {
         if bytes.count >= flushAt { flushNow() }
-        if hasMembers.last == true { bytes.append(UInt8(ascii: ",")) }
+        if currentHasMembers { bytes.append(UInt8(ascii: ",")) }
         if pretty { newline() }
     }
 
     private mutating func markValueStarted() {
-        if !hasMembers.isEmpty { hasMembers[hasMembers.count - 1] = true }
+        guard depth > 0 else { return }
+        if depth <= 64 {
+            memberBits |= 1 << UInt64(depth - 1)
+        } else {
+            deeperMembers[deeperMembers.count - 1] = true
+        }
     }
 
     private mutating func newline() {
@@ -138,6 +194,12 @@ public struct JSONText {
     /// `value` as a JSON string literal (UTF-8), appended to `bytes`.
     public static func appendQuoted(_ value: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
+        appendEscapedContents(value, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// The inside of `value`'s literal: ASCII by words of eight bytes, the rest scalar by scalar.
+    static func appendEscapedContents(_ value: String, to bytes: inout [UInt8]) {
         let start = bytes.count
         var value = value
         let ascii = value.withUTF8 { utf8 -> Bool in
@@ -168,7 +230,6 @@ public struct JSONText {
             bytes.removeSubrange(start...)
             appendEscapedScalars(value, to: &bytes)
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 
     /// Whether none of the eight bytes of `word` is escaped or starts a multi-byte character:
