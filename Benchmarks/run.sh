@@ -102,7 +102,7 @@ build() {
     # The Makefile's RELEASE_FLAGS, which `make bench` passes on.
     local flags=${RELEASE_FLAGS:---static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-pie \
       -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
-      -Xlinker --symbol-ordering-file=$ROOT/scripts/hot-functions.txt -Xlinker --no-warn-symbol-ordering}
+      -Xlinker --symbol-ordering-file=$ROOT/scripts/hot-functions.txt -Xlinker --no-warn-symbol-ordering -Xlinker --no-export-dynamic}
     # shellcheck disable=SC2086 # the flags are a list of options
     if ! build_root $flags; then
       log "== the --static-swift-stdlib build failed; building with the shared Swift runtime"
