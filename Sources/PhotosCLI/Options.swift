@@ -101,8 +101,14 @@ struct FilterOptions: ParsableArguments {
         if let query, let control = controlCharacter(in: query) {
             throw ValidationError("--query holds the control character \(control), which no search matches; give the words alone")
         }
-        if let filter = filters.first(where: { controlCharacter(in: $0) != nil }), let control = controlCharacter(in: filter) {
-            throw ValidationError("--filter \(TerminalText.sanitize(String(filter.prefix { $0 != "=" })))= holds the control character \(control); give the value alone")
+        for filter in filters {
+            let key = String(filter.prefix { $0 != "=" })
+            if let control = controlCharacter(in: key) {
+                throw ValidationError("--filter \(TerminalText.quoted(key, width: 40)) holds the control character \(control) in its name; type the name alone")
+            }
+            if let control = controlCharacter(in: String(filter.dropFirst(key.count))) {
+                throw ValidationError("--filter \(key)= holds the control character \(control); give the value alone")
+            }
         }
     }
 

@@ -38,6 +38,9 @@ public struct CacheConfiguration: Sendable {
     /// faults fewer, 6% of its time. Not for runs that write hundreds of rows: every page of
     /// the file they touch stays counted in their memory, 0.6 MB more in a save of 1000.
     public var mapsIndex = false
+    /// Whether the run only reads the index (offline listings, `show`, `browse`; not the cache
+    /// commands, which delete and vacuum): SQLite's page cache is then 64 KB rather than 512.
+    public var onlyReads = false
     /// Whether the first use of the index makes the cache folder when it is not there (default
     /// true). False for runs that only read (`--offline`, `cache stats`): a folder that is not
     /// there holds nothing to read, and a mistyped PHOTOS_CACHE_DIR gets no folder and no empty

@@ -22,8 +22,9 @@ final class CacheIndex: Sendable {
     private enum State {
         case closed
         case open(DatabaseQueue)
-        /// The index cannot be used this run; the reason was reported once.
-        case disabled(String)
+        /// The index cannot be used this run: why, as a warning says it (reported once, unless
+        /// the command is about the cache itself), and as such a command's error says it.
+        case disabled(String, problem: String)
     }
 
     static let fileName = "index.sqlite"
@@ -58,7 +59,7 @@ final class CacheIndex: Sendable {
 
     /// Why the index is unusable this run, if it is.
     var disabledReason: String? {
-        state.withLock { if case .disabled(let reason) = $0 { return reason } else { return nil } }
+        state.withLock { if case .disabled(let reason, _) = $0 { return reason } else { return nil } }
     }
 
     /// The open database, opening (and if need be rebuilding) it on first use.
@@ -68,15 +69,15 @@ final class CacheIndex: Sendable {
             switch state {
             case .open(let queue):
                 return queue
-            case .disabled(let reason):
-                throw CacheUnavailable(reason: reason)
+            case .disabled(let reason, let problem):
+                throw CacheUnavailable(reason: reason, problem: problem)
             case .closed:
                 do {
                     let queue = try openOrRebuild()
                     state = .open(queue)
                     return queue
                 } catch let error as NoCacheFolder {
-                    state = .disabled(error.reason)
+                    state = .disabled(error.reason, problem: error.reason)
                     missingFolder.withLock { $0 = true }
                     throw CacheUnavailable(reason: error.reason)
                 } catch {
@@ -96,7 +97,7 @@ final class CacheIndex: Sendable {
                         }
                     let reason = (error as? ForeignCacheFolder)?.reason ?? problem + "; continuing without the cache" + advice
                     if configuration.warnsWhenUnusable { configuration.warn(reason) }
-                    state = .disabled(reason)
+                    state = .disabled(reason, problem: problem + advice)
                     throw CacheUnavailable(reason: reason, problem: problem + advice)
                 }
             }
@@ -190,10 +191,10 @@ final class CacheIndex: Sendable {
         if let error = error as? DatabaseError, Self.isCorruption(error) {
             _ = FileManager.default.createFile(atPath: root.appendingPathComponent(Self.markerName).path, contents: nil)
             let reason = "the cache index is corrupt (\(error.message ?? "\(error.resultCode)")); it will be rebuilt on the next run"
-            configuration.warn(reason)
+            if configuration.warnsWhenUnusable { configuration.warn(reason) }
             state.withLock { state in
                 if case .open(let queue) = state { try? queue.close() }
-                state = .disabled(reason)
+                state = .disabled(reason, problem: reason)
             }
             return CacheUnavailable(reason: reason)
         }
@@ -304,6 +305,7 @@ final class CacheIndex: Sendable {
         var grdb = Configuration()
         grdb.busyMode = .timeout(configuration.busyTimeout)
         let mapsIndex = configuration.mapsIndex
+        let onlyReads = configuration.onlyReads
         let maxBytes = configuration.maxSizeBytes
         // A new index (no file, or an empty one) is made without waiting for the disk: switching
         // it to WAL and creating the schema would otherwise flush six times (the rollback journal,
@@ -342,11 +344,11 @@ final class CacheIndex: Sendable {
             // A page cache of 512 KB rather than SQLite's 2 MB: reads by key touch a few pages,
             // and the rest of the default only filled up with the pages a long write leaves
             // behind (a save of 1000 photos), memory the run does not read again. A run that
-            // only reads takes 64 KB: it reads each page once, and pages still in the journal
+            // only reads (``CacheConfiguration/onlyReads``) takes 64 KB: it reads each page once, and pages still in the journal
             // (a listing stored since the last checkpoint) are copied into the cache as they
             // are read. 512 KB of them were most of a cached listing's memory: with 64 KB, a
             // cached table of 500 touched 588 pages of memory rather than 733.
-            try db.execute(sql: "PRAGMA cache_size = \(mapsIndex ? -64 : -512)")
+            try db.execute(sql: "PRAGMA cache_size = \(onlyReads ? -64 : -512)")
             if mapsIndex {
                 // SQLite still writes with write(2), and re-checks the file's size at each
                 // transaction, so another process's checkpoint or vacuum is seen.

@@ -162,9 +162,6 @@ extension PhotoCache {
         }
     }
 
-    /// Whether `error` says the index cannot be used this run (already reported as a warning).
-    public static func isUnavailable(_ error: any Error) -> Bool { error is CacheUnavailable }
-
     /// Why the index cannot be used, when `error` says it cannot, without "continuing without
     /// the cache": the error of a command about the cache itself.
     public static func unusableReason(_ error: any Error) -> String? { (error as? CacheUnavailable)?.problem }

@@ -254,9 +254,6 @@ public enum URLPolicy {
         return isAllowedByComponents(url)
     }
 
-    /// What Foundation's parser says: the answer for every URL ``PlainHTTPURL`` is not sure of.
-    /// A URL that carries a user name or password (`https://user:secret@host/`) is refused:
-    /// fetched, its credentials would go to the host (a provider's listing names it, not the user).
     /// What a refused `url` lacks, as words that follow "must be an http or https URL": a user
     /// name or password, a port out of range, a space or a control character; "" when it is no
     /// web URL at all (or is allowed).
@@ -273,6 +270,9 @@ public enum URLPolicy {
         return ""
     }
 
+    /// What Foundation's parser says: the answer for every URL ``PlainHTTPURL`` is not sure of.
+    /// A URL that carries a user name or password (`https://user:secret@host/`) is refused:
+    /// fetched, its credentials would go to the host (a provider's listing names it, not the user).
     /// Nor are URLs libcurl refuses as "invalid URL" (a port past 65535, a control character or
     /// a space, which Foundation's parser escapes), so that the setting or listing that holds
     /// one is named rather than the transfer failing.

@@ -14,7 +14,7 @@ public struct ProviderDescriptor: Sendable {
     public var settings: [ProviderSetting]
     /// Filters it understands in `--filter key=value`.
     public var filters: [ProviderFilter]
-    /// The form of its ids, e.g. `flickr:<1 to 20 digits>`.
+    /// The form of its ids, e.g. `flickr:<digits>`.
     public var idSyntax: String
     /// A real id, for examples and error messages, e.g. `flickr:53624890009`.
     public var idExample: String
@@ -79,15 +79,15 @@ public struct ProviderDescriptor: Sendable {
         requiredSettings.allSatisfy { !(settings[$0.variable] ?? "").trimmingCharacters(in: .whitespaces).isEmpty }
     }
 
-    /// What is wrong with the endpoint `settings` give, when it is no http or https URL (the
-    /// provider refuses it when used); nil when it is one, or is not set.
+    /// What is wrong with the endpoint `settings` give, when the provider would refuse it
+    /// (``URLPolicy``: no http or https URL, or one with a user name, a port out of range, a
+    /// space); nil when it is fine, or is not set.
     public func endpointProblem(_ settings: [String: String]) -> String? {
-        guard let setting = endpointSetting, let value = settings[setting.variable], !value.isEmpty else { return nil }
-        let parts = URLComponents(string: value)
-        guard let scheme = parts?.scheme?.lowercased(), ["http", "https"].contains(scheme), !(parts?.host ?? "").isEmpty else {
-            return "\(setting.variable) is not an http or https URL"
-        }
-        return nil
+        guard let setting = endpointSetting, let value = settings[setting.variable]?.trimmingCharacters(in: .whitespacesAndNewlines),
+              !value.isEmpty, !URLPolicy.isAllowed(value)
+        else { return nil }
+        let detail = URLPolicy.refusalDetail(value)
+        return detail.isEmpty ? "\(setting.variable) is not an http or https URL" : "\(setting.variable) must be an http or https URL\(detail)"
     }
 
     /// The effective endpoint for `settings`, or its default.

@@ -212,10 +212,10 @@ import Testing
         // Commands refuse it in one short line that names the config key too, the value cut
         // and its escape sequence written out (a value of 100 KB was written whole).
         for (value, shown) in [("5\u{1B}[31m", "got '5\\u{1B}[31m'"), (String(repeating: "9", count: 100_000), "got '99999")] {
-            let list = try await photos.run(["cache", "stats"], environment: ["PHOTOS_CACHE_MAX_SIZE_MB": value])
-            #expect(list.status == 64, "\(list.status)")
-            #expect(list.stderr.contains("PHOTOS_CACHE_MAX_SIZE_MB (config [cache] max_size_mb) must be a whole number from 1 to") && list.stderr.contains(shown), "\(list.stderr.prefix(300))")
-            #expect(list.stderr.utf8.count < 300 && !list.stderr.contains("\u{1B}"), "\(list.stderr.utf8.count) bytes")
+            let stats = try await photos.run(["cache", "stats"], environment: ["PHOTOS_CACHE_MAX_SIZE_MB": value])
+            #expect(stats.status == 64, "\(stats.status)")
+            #expect(stats.stderr.contains("PHOTOS_CACHE_MAX_SIZE_MB (config [cache] max_size_mb) must be a whole number from 1 to") && stats.stderr.contains(shown), "\(stats.stderr.prefix(300))")
+            #expect(stats.stderr.utf8.count < 300 && !stats.stderr.contains("\u{1B}"), "\(stats.stderr.utf8.count) bytes")
         }
         let fine = try await photos.run(["config", "show"], environment: ["PHOTOS_CACHE_MAX_SIZE_MB": "750"])
         #expect(fine.stderr.isEmpty, "\(fine.stderr)")

@@ -80,6 +80,7 @@ import Testing
             (["save", "--provider", "placeholder", "--query", "a\u{07}b", "--to", "out"], "--query holds the control character \\u{7}"),
             (["browse", "--query", "\u{9B}31mx"], "--query holds the control character \\u{9B}"),
             (["list", "--provider", "flickr", "--filter", "tags=a\u{1B}[31m"], "--filter tags= holds the control character \\u{1B}"),
+            (["list", "--provider", "flickr", "--filter", "ta\u{1B}gs=a"], "--filter 'ta\\u{1B}gs' holds the control character \\u{1B} in its name"),
         ] {
             let run = try await photos.run(arguments)
             #expect(run.status == 64 && run.stderr.contains(named), "\(arguments): \(run.status) \(run.stderr)")
@@ -112,6 +113,18 @@ import Testing
                     let run = try await photos.run(["list", "--provider", provider, "--query", "dogs", "--refresh"], environment: [variable: value])
                     #expect(run.status == 64 && run.stderr.contains(") must be an http or https URL" + detail), "\(variable)=\(value): \(run.stderr)")
                     #expect(!run.stderr.contains("secret"), "\(run.stderr)")
+                    // config show and providers say the same before any command refuses it.
+                    let shown = try await photos.run(["config", "show"], environment: [variable: value])
+                    #expect(shown.stderr.contains("\(variable) (") && shown.stderr.contains("must be an http or https URL" + detail), "\(variable)=\(value): \(shown.stderr)")
+                    #expect(!shown.stderr.contains("secret"), "\(shown.stderr)")
+                    // (providers checks each provider's API endpoint; Flickr's image host is used later.)
+                    guard variable != "PHOTOS_FLICKR_STATIC" else { continue }
+                    let listed = try await photos.run(["providers", "--format", "json"], environment: [variable: value])
+                    let entries = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+                    let entry = try #require(entries.first { $0["name"] as? String == provider })
+                    #expect(entry["configured"] as? Bool == false, "\(variable)=\(value): \(entry)")
+                    let table = try await photos.run(["providers"], environment: [variable: value])
+                    #expect(table.stdout.contains("must be an http or https URL" + detail), "\(variable)=\(value): \(table.stdout)")
                 }
                 let show = try await photos.run(["config", "show"], environment: [variable: "notaurl"])
                 #expect(show.stderr.contains("\(variable) ("), "\(variable): \(show.stderr)")
@@ -223,6 +236,12 @@ import Testing
             let message = shell.stderr
             #expect(status == "0\n", "photos exited \(status)")
             #expect(message.isEmpty, "nothing said: \(message)")
+            // Written in pieces, a full disk after the first is one error, 74.
+            let full = try runProgram(
+                "/bin/sh", ["-c", "exec \"$0\" list --provider placeholder --limit 2000 --per-page 100 --no-thumbnails --offline --format jsonl > /dev/full", PhotosBinary.executable.path],
+                environment: photos.environment)
+            #expect(full.status == 74, "\(full.status) \(full.stderr)")
+            #expect(full.stderr.split(separator: "\n").count == 1 && full.stderr.contains("No space left on device"), "\(full.stderr)")
         }
     }
 

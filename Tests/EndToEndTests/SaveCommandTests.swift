@@ -871,12 +871,12 @@ import Glibc
             // message repeated all 4,500 characters.
             let tooLong = folder.url.path + "/" + Array(repeating: String(repeating: "d", count: 200), count: 22).joined(separator: "/")
             let to = try await photos.run(["save", "placeholder:1", "--to", tooLong])
-            #expect(to.status == 74 && to.stderr.contains("cannot create '\(folder.url.path)/ddd") && to.stderr.contains("(--to): "), "\(to.stderr.prefix(400))")
+            #expect(to.status == 74 && to.stderr.contains("cannot create '\(folder.url.path)/ddd") && to.stderr.contains("', --to: "), "\(to.stderr.prefix(400))")
             #expect(to.stderr.utf8.count < 400, "\(to.stderr.utf8.count) bytes")
             let after = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { !$0.hasPrefix(".") }
             #expect(after.isEmpty, "\(after)")
             let unmade = try await photos.run(["save", "placeholder:1"], environment: ["PHOTOS_SAVE_DIR": "/proc/photos-not-here"])
-            #expect(unmade.status == 74 && unmade.stderr.contains("(the save folder, PHOTOS_SAVE_DIR or [save] dir): "), "\(unmade.stderr)")
+            #expect(unmade.status == 74 && unmade.stderr.contains("', the save folder (PHOTOS_SAVE_DIR or [save] dir): "), "\(unmade.stderr)")
         }
     }
 

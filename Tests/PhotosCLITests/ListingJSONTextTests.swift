@@ -19,7 +19,8 @@ struct ListingJSONTextTests {
         for (index, text) in hostile.enumerated() {
             photos.append(
                 Photo(
-                    id: PhotoID(provider: "flickr", raw: String(index + 1)), title: text, owner: index % 3 == 0 ? nil : text,
+                    // Ids are written as two parts and a colon: one of them with what needs escaping.
+                    id: PhotoID(provider: "flickr", raw: index == 3 ? "a\"b\\c é\u{1}\u{202E}" + text : String(index + 1)), title: text, owner: index % 3 == 0 ? nil : text,
                     thumbnailURL: index % 2 == 0 ? "https://x.test/\(index)_q.jpg" : nil, imageURL: index % 4 == 1 ? nil : text,
                     width: index % 2 == 0 ? 1024 * index : nil, height: index % 3 == 0 ? nil : -index,
                     pageURL: index % 5 == 0 ? nil : "https://www.flickr.com/photos/x/\(index)/",

@@ -32,6 +32,8 @@ struct SaveReportTests {
         #expect(report(saved: 0, failures: [.badData, .input]).exitCode == 65)
         #expect(report(saved: 0, failures: [.input, .unreachable]).exitCode == 69)
         #expect(report(saved: 0, failures: [.input, .other]).exitCode == 75)
+        #expect(report(saved: 0, failures: [.input, .authentication]).exitCode == 77)
+        #expect(report(saved: 0, failures: [.write, .input]).exitCode == 74)
 
         let downloads = report(saved: 0, failures: [.badData]).summaryLine(folder: folder)
         #expect(downloads.hasSuffix("; 1 failed."), "\(downloads)")

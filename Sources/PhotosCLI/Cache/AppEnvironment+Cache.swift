@@ -30,6 +30,8 @@ extension AppEnvironment {
         configuration.mapsIndex = mostlyReads
         configuration.createsFolder = !mostlyReads
         configuration.warnsWhenUnusable = warnsWhenUnusable
+        // A command about the cache deletes and vacuums: not one that only reads.
+        configuration.onlyReads = mostlyReads && warnsWhenUnusable
         return PhotoCache(configuration: configuration)
     }
 }

@@ -99,8 +99,11 @@ struct ConfigReport: Encodable {
             if let variable = entry.setting.variable, urlVariables.contains(variable) {
                 // Blank is the default (commands trim it), not a wrong URL.
                 if value.trimmingWhitespace().isEmpty { return nil }
-                let parts = URLComponents(string: value.trimmingWhitespace())
-                if let scheme = parts?.scheme?.lowercased(), ["http", "https"].contains(scheme), !(parts?.host ?? "").isEmpty { return nil }
+                let url = value.trimmingWhitespace()
+                if URLPolicy.isAllowed(url) { return nil }
+                // A URL with a password is not quoted back: only what is wrong with it is said.
+                let detail = URLPolicy.refusalDetail(url)
+                if !detail.isEmpty { return "\(name) must be an http or https URL\(detail); commands that use it will refuse to run" }
                 return "\(name) is \(TerminalText.quoted(value)), not an http or https URL; commands that use it will refuse to run"
             }
             return nil

@@ -89,18 +89,18 @@ struct SaveReport {
 
     var json: JSON { JSON(saved: saved, skipped: skipped, failed: failures, bytes: bytes) }
 
-    /// 75 when some photos failed; 74 when every failure was a file that could not be written,
-    /// 77 when every one was a key the provider refused (or none),
-    /// 65 when every one was an input that names no photo; when nothing was saved or there, 69
-    /// if every other failure was the network's or the provider's, 65 if every other one was
-    /// bad data (inputs that name no photo beside them change nothing); nil when all is well.
+    /// 75 when some photos failed; 65 when every failure was an input that names no photo; else,
+    /// inputs that name no photo beside them changing nothing, 74 when every other failure was a
+    /// file that could not be written, 77 when every one was a key the provider refused; when
+    /// nothing was saved or there, 69 if every one was the network's or the provider's, 65 if
+    /// every one was bad data; nil when all is well.
     var exitCode: Int32? {
         guard !failures.isEmpty else { return nil }
-        if failures.allSatisfy({ $0.kind == .write }) { return 74 }
-        if failures.allSatisfy({ $0.kind == .authentication }) { return 77 }
         if failures.allSatisfy({ $0.kind == .input }) { return 65 }
+        let others = failures.filter { $0.kind != .input }
+        if others.allSatisfy({ $0.kind == .write }) { return 74 }
+        if others.allSatisfy({ $0.kind == .authentication }) { return 77 }
         if saved + skipped == 0 {
-            let others = failures.filter { $0.kind != .input }
             if others.allSatisfy({ $0.kind == .unreachable || $0.kind == .missing }) { return 69 }
             if others.allSatisfy({ $0.kind == .badData }) { return 65 }
         }

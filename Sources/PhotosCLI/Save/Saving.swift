@@ -31,7 +31,10 @@ struct Saving {
     static let detailWindow = 16
 
     func run(_ request: SaveRequest) async throws {
-        let folder = (request.folder ?? BrowseSaving.configuredDirectory(environment) ?? URL(fileURLWithPath: ".")).standardizedFileURL
+        let configured = request.folder == nil ? BrowseSaving.configuredDirectory(environment) : nil
+        let folder = (request.folder ?? configured ?? URL(fileURLWithPath: ".")).standardizedFileURL
+        // Where the folder came from, as the messages about it say.
+        let setting = request.folder != nil ? "--to" : configured != nil ? "the save folder (PHOTOS_SAVE_DIR or [save] dir)" : "the current folder"
         // A relative --to (the default, ".") in a current folder that was deleted meanwhile:
         // Foundation cannot make the path absolute.
         if !folder.path.hasPrefix("/") {
@@ -40,7 +43,6 @@ struct Saving {
         }
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), !isFolder.boolValue {
-            let setting = request.folder == nil ? "the save folder (PHOTOS_SAVE_DIR or [save] dir)" : "--to"
             throw OutputError.failed("\(setting) names a file, not a folder: \(folder.path)")
         }
         // The folders this save makes: removed again at the end if they are still empty (nothing
@@ -56,7 +58,6 @@ struct Saving {
         // (creating the folder said "File exists").
         let reached = stat(folder.path, &info) == 0 ? 0 : errno
         if reached == ENOENT || reached == ELOOP, lstat(folder.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
-            let setting = request.folder == nil ? "the save folder (PHOTOS_SAVE_DIR or [save] dir)" : "--to"
             let what = reached == ELOOP ? "a loop of symbolic links" : "a symbolic link to nothing"
             throw OutputError.failed("\(setting) names \(what): \(folder.path); name a folder, or make the one the link points to")
         }
@@ -69,8 +70,7 @@ struct Saving {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             // A path of thousands of characters is said by its start, with where it came from.
-            let named = request.folder == nil ? "the save folder, PHOTOS_SAVE_DIR or [save] dir" : "--to"
-            throw OutputError.failed("cannot create \(TerminalText.quoted(folder.path, width: 160)) (\(named)): \(PhotoCache.describe(error))")
+            throw OutputError.failed("cannot create \(TerminalText.quoted(folder.path, width: 160)), \(setting): \(PhotoCache.describe(error))")
         }
         // A folder that cannot be written into (a read-only file system, another user's) is said
         // once, before anything is downloaded.

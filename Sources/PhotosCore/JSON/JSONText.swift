@@ -6,7 +6,7 @@
 /// For output that is printed per photo (listings of hundreds): encoding through `Encodable`
 /// costs several times more. The caller writes the keys of each object in sorted order.
 public struct JSONText {
-    /// The text so far, UTF-8.
+    /// The text so far, UTF-8 (for a writer that flushes, what has not been handed on yet).
     public private(set) var bytes: [UInt8] = []
     /// Whether objects and arrays span lines (JSONEncoder's `.prettyPrinted`).
     public let pretty: Bool
@@ -102,7 +102,7 @@ public struct JSONText {
     public mutating func int(_ value: Int) {
         // Digits written straight into the text (String(value) cost four times as much).
         var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: Int.min has 20 digits
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: Int.min is 19 digits and a sign
         var count = 0
         withUnsafeMutableBytes(of: &digits) { raw in
             repeat {
