@@ -141,7 +141,7 @@ import Testing
             var info = stat()
             #expect(lstat(images.path, &info) == 0, "\(kind): still there")
             if kind == "file" { #expect((try? String(contentsOf: images, encoding: .utf8)) == "mine") }
-            let left = (try? FileManager.default.contentsOfDirectory(atPath: bed.folder.path)) ?? []
+            let left = try FileManager.default.contentsOfDirectory(atPath: bed.folder.path)
             #expect(!left.contains { $0.hasPrefix("trash-") } && !left.contains("index.sqlite"), "\(kind): \(left)")
         }
     }
