@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PhotosCore
+import Synchronization
 import Testing
 
 @testable import PhotosCache
@@ -94,6 +95,53 @@ import Testing
         held.unlock()
         let report = try cache.evict(wait: false)
         #expect(report.ran && report.evictedImages == 3)
+    }
+
+    /// A process that writes while another evicts skips its own eviction (it never waits for the
+    /// lock); the one evicting looks again once it lets the lock go, so the cache ends under its
+    /// cap whichever process finished last (eight processes sharing a 1 MiB cache once ended a
+    /// quarter over it).
+    @Test func imagesWrittenDuringAnEvictionAreEvictedWhenItEnds() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let http = FakeImages(size: 10_000)
+        let filling = bed.cache()
+        _ = try await browse("old", count: 10, cache: filling, http: http)
+        filling.finish(command: "fill")
+        filling.close()
+        let cap = try bed.cache().totalBytes() - 30_000
+
+        // Another process has downloaded ten images and finishes while this one evicts.
+        let late = bed.cache(maxBytes: cap)
+        defer { late.close() }
+        _ = try await browse("late", count: 10, cache: late, http: http)
+        let fileSystem = DuringRemoval(finishing: late)
+        let evicting = bed.cache(maxBytes: cap, fileSystem: fileSystem)
+        defer { evicting.close() }
+        let report = try evicting.evict(wait: false)
+        #expect(fileSystem.finished.withLock { $0 } == .some(.skipped), "the late process found the lock held")
+        let total = try bed.cache().totalBytes()
+        #expect(report.ran && total <= cap, "\(total) bytes against a cap of \(cap)")
+        #expect(report.bytesAfter == total)
+    }
+
+    /// The live file system, finishing another cache's run at the first removal.
+    final class DuringRemoval: CacheFileSystem {
+        let live = LiveFileSystem()
+        let other: PhotoCache
+        /// What the other cache's finish did: nil until the first removal.
+        let finished = Mutex<EvictionReport??>(nil)
+        init(finishing other: PhotoCache) { self.other = other }
+        func fileSize(atPath path: String) -> Int64? { live.fileSize(atPath: path) }
+        func exists(atPath path: String) -> Bool { live.exists(atPath: path) }
+        func createDirectory(atPath path: String) throws { try live.createDirectory(atPath: path) }
+        func remove(atPath path: String) {
+            live.remove(atPath: path)
+            let first = finished.withLock { $0 == nil }
+            if first { finished.withLock { $0 = .some(other.finish(command: "late")) } }
+        }
+        func files(under folder: String) -> [(path: String, size: Int64, modified: Date)] { live.files(under: folder) }
+        func move(atPath source: String, toPath destination: String) throws { try live.move(atPath: source, toPath: destination) }
     }
 
     @Test func finishEvictsOnlyWhenTheCommandWrote() async throws {
