@@ -173,7 +173,10 @@ import Glibc
         // streams. A config file with max_connections_per_host = 1 keeps them on one.
         try await withServer(FixtureServerConfiguration(latencyMilliseconds: 150)) { server, photos in
             let arguments = ["save", "--provider", "flickr", "--query", "many", "--limit", "250", "--size", "large", "--format", "json"]
-            let byNeed = try await photos.run(arguments + ["--to", try TemporaryFolder("save").url.path])
+            // Kept until the end: a folder released at once would be removed before the save
+            // made it again, and left behind.
+            let first = try TemporaryFolder("save"), second = try TemporaryFolder("save")
+            let byNeed = try await photos.run(arguments + ["--to", first.url.path])
             #expect(byNeed.status == 0, "\(byNeed.stderr)")
             #expect(try byNeed.json()["saved"] as? Int == 250)
             #expect((2...3).contains(server.stats().connections), "253 requests, 100 streams per connection")
@@ -181,7 +184,7 @@ import Glibc
             server.resetStats()
             let config = photos.home.appendingPathComponent("one-connection.toml")
             try "[network]\nmax_connections_per_host = 1\n".write(to: config, atomically: true, encoding: .utf8)
-            let one = try await photos.run(arguments + ["--to", try TemporaryFolder("save").url.path], environment: ["PHOTOS_CONFIG": config.path])
+            let one = try await photos.run(arguments + ["--to", second.url.path], environment: ["PHOTOS_CONFIG": config.path])
             #expect(one.status == 0, "\(one.stderr)")
             #expect(try one.json()["saved"] as? Int == 250)
             #expect(server.stats().connections == 1)
