@@ -6,10 +6,10 @@ import Glibc
 
 @main
 struct Entrypoint {
-    static func main() async {
+    static func main() {
         useOneMallocArena()
         if EarlyCommands.handle(Array(CommandLine.arguments.dropFirst())) { return }
-        await PhotosCommand.runAndExit()
+        PhotosCommand.mainAndExit()
     }
 
     /// One malloc arena for the process rather than one per thread. photos' threads (two running

@@ -31,8 +31,8 @@ struct CommandContext: Sendable {
 
 extension CommandRuntime {
     /// Runs a command that needs only its settings (`providers`, `cache path`).
-    static func run(_ work: @escaping @Sendable (AppEnvironment) async throws -> Void) async throws {
-        try await run {
+    static func run(sideBySide: Bool = false, _ work: @escaping @Sendable (AppEnvironment) async throws -> Void) async throws {
+        try await run(sideBySide: sideBySide) {
             let environment = try AppEnvironment.load()
             // A file named on purpose that is not there is most likely a typo: every setting in
             // it would be left out without a word. (`config show` says it in its first line.)
@@ -58,11 +58,13 @@ extension CommandRuntime {
     /// touches its own pages).
     /// A command `aboutTheCache` (stats, clear, prune) says an index it cannot use as its
     /// error, rather than warning that it goes on without the cache.
+    /// A command with work to run `sideBySide` runs on Swift's global executor; the others on
+    /// the main thread (``MainThreadExecutor``).
     static func run(
-        command: String, network: Bool, fetchesFirst: Bool = false, aboutTheCache: Bool = false,
+        command: String, network: Bool, fetchesFirst: Bool = false, aboutTheCache: Bool = false, sideBySide: Bool = false,
         _ work: @escaping @Sendable (CommandContext) async throws -> Void
     ) async throws {
-        try await run { (environment: AppEnvironment) in
+        try await run(sideBySide: sideBySide) { (environment: AppEnvironment) in
             // A download setting: refused only by commands that may download (a `cache clear`
             // never does, and runs whatever PHOTOS_MAX_IMAGE_MB says).
             let maxImageBytes = network ? try environment.maxImageBytes() : ImageFetcher.defaultMaxImageBytes

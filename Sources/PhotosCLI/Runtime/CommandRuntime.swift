@@ -26,7 +26,11 @@ enum CommandRuntime {
     /// threads with: `ulimit -n 16` crashed a save).
     static let minimumOpenFiles = 64
 
-    static func run(_ work: @escaping @Sendable () async throws -> Void) async throws {
+    /// - Parameters:
+    ///   - sideBySide: runs the work on Swift's global executor, whose threads run its tasks
+    ///     side by side, rather than on the main thread (``MainThreadExecutor``).
+    ///   - work: the command's work.
+    static func run(sideBySide: Bool = false, _ work: @escaping @Sendable () async throws -> Void) async throws {
         if OpenFileBudget.limit < minimumOpenFiles {
             throw report(PhotosError.usage(
                 "photos needs at least \(minimumOpenFiles) open files and this process may open \(OpenFileBudget.limit) "
@@ -68,7 +72,7 @@ enum CommandRuntime {
             return source
         }
         defer { for source in sources { source.cancel() } }
-        let task = Task { try await work() }
+        let task = Task(executorPreference: sideBySide ? nil : MainThreadExecutor.running) { try await work() }
         running.withLock { $0 = task }
         if received.load(ordering: .relaxed) != 0 { task.cancel() }  // a signal came before the work started
 

@@ -8,6 +8,14 @@ import Darwin
 #endif
 
 extension PhotosCommand {
+    /// Runs the command on the calling thread, the process's main thread
+    /// (``MainThreadExecutor``), and leaves with its exit code.
+    public static func mainAndExit() -> Never {
+        let executor = MainThreadExecutor.shared
+        Task.detached(executorPreference: executor) { await runAndExit() }
+        executor.run()
+    }
+
     /// Parses the arguments, runs the command and leaves with its exit code.
     ///
     /// Leaves with `_exit` once stdio is flushed: every command has closed its cache and
