@@ -30,13 +30,16 @@ final class CacheIndex: Sendable {
     static let fileName = "index.sqlite"
     static let markerName = "index.needs-rebuild"
 
-    init(root: URL, configuration: CacheConfiguration) {
+    /// - Parameter rootPath: `root`'s path without a trailing `/`.
+    init(root: URL, rootPath: String, configuration: CacheConfiguration) {
         self.root = root
         self.configuration = configuration
+        path = rootPath + "/" + Self.fileName
+        lockPath = rootPath + "/cache.lock"
     }
 
-    var path: String { root.appendingPathComponent(Self.fileName).path }
-    var lockPath: String { root.appendingPathComponent("cache.lock").path }
+    let path: String
+    let lockPath: String
     private var fs: any CacheFileSystem { configuration.fileSystem }
 
     /// Whether the database was opened during this process (nothing to flush otherwise).

@@ -17,8 +17,20 @@ public struct ImageStore: Sendable {
     private let rootPath: String
 
     public init(root: URL) {
+        self.init(root: root, rootPath: Self.folderPath(root))
+    }
+
+    /// - Parameter rootPath: `root`'s path without a trailing `/`: made once (``folderPath(_:)``),
+    ///   for URL's `path` is slow (100,000 instructions a call).
+    init(root: URL, rootPath: String) {
         self.root = root
-        rootPath = root.path.hasSuffix("/") ? String(root.path.dropLast()) : root.path
+        self.rootPath = rootPath
+    }
+
+    /// `folder`'s path without a trailing `/` (empty for `/`), to join names to with `/`.
+    static func folderPath(_ folder: URL) -> String {
+        let path = folder.path
+        return path.hasSuffix("/") ? String(path.dropLast()) : path
     }
 
     /// The folder of images.

@@ -93,9 +93,9 @@ public final class PhotoCache: Sendable {
         case .temporary:
             root = FileManager.default.temporaryDirectory.appendingPathComponent("photos-cache-\(UUID().uuidString)", isDirectory: true)
         }
-        rootPath = root.path.hasSuffix("/") ? String(root.path.dropLast()) : root.path
-        store = ImageStore(root: root)
-        index = CacheIndex(root: root, configuration: configuration)
+        rootPath = ImageStore.folderPath(root)
+        store = ImageStore(root: root, rootPath: rootPath)
+        index = CacheIndex(root: root, rootPath: rootPath, configuration: configuration)
     }
 
     /// The current time from the injected clock.

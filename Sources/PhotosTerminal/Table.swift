@@ -117,7 +117,7 @@ public struct Table {
         var bytes: [UInt8] = []
         bytes.reserveCapacity((rows.count + 1) * (widths.reduce(0, +) + gap * count + 1))
         func spaces(_ count: Int) {
-            for _ in 0..<max(0, count) { bytes.append(0x20) }
+            if count > 0 { bytes.append(contentsOf: repeatElement(0x20, count: count)) }
         }
         func cell(_ text: String, width cellWidth: Int, index: Int) {
             var text = text

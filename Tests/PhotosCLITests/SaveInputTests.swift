@@ -18,6 +18,18 @@ struct SaveInputTests {
         return inputs[0]
     }
 
+    /// An id is written `provider:raw` whatever the raw part holds (NASA's spaces, a UUID longer
+    /// than a string kept inline, letters beyond ASCII), and reads back as the same id.
+    @Test(arguments: [
+        ("flickr", "53624890009"), ("nasa", "PIA 12345 détail"), ("openverse", "edd420e4-471c-4f3f-a2ed-bc48ab3879af"),
+        ("placeholder", "1"), ("commons", "東京タワー"),
+    ])
+    func anIdIsWrittenProviderColonRaw(provider: String, raw: String) throws {
+        let id = PhotoID(provider: provider, raw: raw)
+        #expect(id.description == provider + ":" + raw)
+        #expect(PhotoID(id.description) == id)
+    }
+
     @Test func stdinLinesAreIdsPhotoObjectsOrFailures() throws {
         guard case .id(let id, nil, nil) = try input("  flickr:53624890009 ") else {
             Issue.record("an id")

@@ -70,15 +70,18 @@ extension Listing {
                 .init("SIZE", maxWidth: 11, alignRight: true, dropOrder: 0),
             ])
             table.rows.reserveCapacity(photos.count)
-            for photo in photos {
+            // Each field read in place: a copy of each photo retained and released its every string.
+            for index in photos.indices {
                 var size = ""
-                if let width = photo.width, let height = photo.height { size = String(width) + "×" + String(height) }
+                if let width = photos[index].width, let height = photos[index].height { size = String(width) + "×" + String(height) }
                 // Every cell made printable here: an untitled photo says so, as `show` does.
                 table.append(printable: [
-                    Self.idCell(photo.id.description), TerminalText.title(photo.title), TerminalText.sanitize(photo.owner ?? ""), size,
+                    Self.idCell(photos[index].id.description), TerminalText.title(photos[index].title),
+                    TerminalText.sanitize(photos[index].owner ?? ""), size,
                 ])
             }
             try Output.write(bytes: table.renderBytes(width: environment.terminalWidth))
+            ExitTeardown.keep(table)
             printNextPageHint(listings: listings, request: request)
         }
     }
