@@ -49,8 +49,9 @@ extension PhotoCache {
         // does not wait): what it wrote is seen here, once the lock is let go, and evicted by
         // this process, or by the one holding the lock now, which looks again in the same way.
         // Eight processes sharing a 1 MiB cache ended a quarter over it without this.
+        // A pass that ran is what is reported: a look that fails (the index busy) ends the looking.
         for _ in 0..<4 where report.ran {
-            guard try totalBytes() > configuration.maxSizeBytes else { break }
+            guard let total = try? totalBytes(), total > configuration.maxSizeBytes else { break }
             let next = try evictOnce(wait: false, sweep: false)
             guard next.ran else { break }
             report.bytesAfter = next.bytesAfter

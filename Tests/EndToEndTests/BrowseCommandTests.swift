@@ -322,6 +322,31 @@ import Testing
         }
     }
 
+    /// Ctrl-Z stops the commands that do not watch for it, as it stops any program, whichever
+    /// thread runs their work: a listing (on the main thread) and a save (on the pool) waiting
+    /// on a slow server stop, and `fg` lets them finish.
+    @Test(.enabled(if: TmuxPane.isAvailable && findExecutable("bash") != nil, "needs tmux and bash"))
+    func ctrlZStopsAListingOrASaveAndFgLetsItFinish() async throws {
+        try await withServer(FixtureServerConfiguration(latencyMilliseconds: 1500)) { _, photos in
+            let shell = try await JobShell(photos)
+            let pane = shell.pane
+            defer { pane.kill() }
+            let saved = photos.home.appendingPathComponent("saved").path
+            let commands: [(name: String, arguments: [String], done: String)] = [
+                ("list", ["list", "--provider", "placeholder", "--per-page", "3", "--refresh", "--no-thumbnails"], "placeholder:3"),
+                ("save", ["save", "--provider", "placeholder", "--limit", "2", "--to", saved], "Saved 2"),
+            ]
+            for command in commands {
+                try shell.run(([PhotosBinary.executable.path] + command.arguments).map(JobShell.quote).joined(separator: " "))
+                let pid = try await pane.waitFor("\(command.name) started") { try? shell.photosPID() }
+                try pane.send("C-z")
+                try await pane.waitFor("\(command.name) stopped by Ctrl-Z") { JobShell.isStopped(pid) ? true : nil }
+                try shell.run("fg")
+                try await pane.waitForScreen("\(command.name) finished after fg") { $0.contains(command.done) }
+            }
+        }
+    }
+
     /// Job control in a shell that has it: Ctrl-Z (a byte in raw mode) and `kill -TSTP` stop
     /// photos with the terminal given back to the shell; `fg` gives it to photos again, keys
     /// work at once. A signal that ends the process by default (SIGUSR1) leaves the terminal

@@ -80,14 +80,18 @@ import Testing
         #expect((bySearch["s0"] ?? []).allSatisfy { left[$0] == nil })
     }
 
+    /// Fills the bed's cache with the images of one search (10 KB each), as a run that ended.
+    func fill(_ bed: CacheBed, search: String, count: Int) async throws {
+        let filling = bed.cache()
+        _ = try await browse(search, count: count, cache: filling, http: FakeImages(size: 10_000))
+        filling.finish(command: "fill")
+        filling.close()
+    }
+
     @Test func evictionSkipsWhenAnotherProcessHoldsTheLock() async throws {
         let bed = try CacheBed()
         defer { bed.remove() }
-        let http = FakeImages(size: 10_000)
-        let filling = bed.cache()
-        _ = try await browse("s", count: 3, cache: filling, http: http)
-        filling.finish(command: "test")
-        filling.close()
+        try await fill(bed, search: "s", count: 3)
         let cache = bed.cache(maxBytes: 1)
         defer { cache.close() }
         let held = try #require(try FileLock.acquire(bed.folder.appendingPathComponent("cache.lock").path, wait: false))
@@ -104,17 +108,13 @@ import Testing
     @Test func imagesWrittenDuringAnEvictionAreEvictedWhenItEnds() async throws {
         let bed = try CacheBed()
         defer { bed.remove() }
-        let http = FakeImages(size: 10_000)
-        let filling = bed.cache()
-        _ = try await browse("old", count: 10, cache: filling, http: http)
-        filling.finish(command: "fill")
-        filling.close()
+        try await fill(bed, search: "old", count: 10)
         let cap = try bed.cache().totalBytes() - 30_000
 
         // Another process has downloaded ten images and finishes while this one evicts.
         let late = bed.cache(maxBytes: cap)
         defer { late.close() }
-        _ = try await browse("late", count: 10, cache: late, http: http)
+        _ = try await browse("late", count: 10, cache: late, http: FakeImages(size: 10_000))
         let fileSystem = DuringRemoval(finishing: late)
         let evicting = bed.cache(maxBytes: cap, fileSystem: fileSystem)
         defer { evicting.close() }

@@ -85,6 +85,7 @@ extension PhotosCommand {
 
         func run() async throws {
             let options = BrowseSession.Options(providers: provider, query: query, graphics: pictures.graphics, offline: offline)
+            MainThreadExecutor.takeJobControlSignals()
             try await CommandRuntime.run(command: "browse", network: !offline, sideBySide: true) { context in
                 try await BrowseSession(context: context, options: options).run()
                 // Pictures a missing library kept from being drawn showed as failed; say why.

@@ -15,8 +15,11 @@ import Darwin
 /// job had to start, and every await that resumed from another thread (libcurl's, a signal's)
 /// woke one of the pool's. A cached listing is one chain of awaits with nothing to run beside
 /// it: the main thread, otherwise idle, runs it. Commands with work to run side by side (browse
-/// decodes and draws while the keys are read) keep the pool; so do the tasks any command starts
-/// with `Task { }`, which prefer no executor.
+/// decodes and draws while the keys are read, save copies files and checks them) keep the pool;
+/// so do the tasks any command starts with `Task { }`, which prefer no executor.
+///
+/// The main thread runs nothing else: the main dispatch queue is never drained, so nothing photos
+/// runs may use `DispatchQueue.main` or `@MainActor` (it would wait forever).
 final class MainThreadExecutor: TaskExecutor {
     /// The executor, once ``run()`` runs its jobs: nil before (a command run in-process by a
     /// test), whose tasks then run on the global executor.
@@ -24,6 +27,8 @@ final class MainThreadExecutor: TaskExecutor {
 
     static let shared = MainThreadExecutor()
     private static let isRunning = Atomic<Bool>(false)
+    /// The thread ``run()`` runs on, written before ``isRunning`` is set.
+    nonisolated(unsafe) private static var loopThread = pthread_self()
 
     private let jobs = Mutex<[UnownedJob]>([])
     /// Signalled once per job enqueued.
@@ -40,6 +45,7 @@ final class MainThreadExecutor: TaskExecutor {
     /// Runs the jobs enqueued, in order, on the calling thread; never returns (the command
     /// leaves the process).
     func run() -> Never {
+        Self.loopThread = pthread_self()
         Self.blockSignals()
         Self.isRunning.store(true, ordering: .releasing)
         let executor = asUnownedTaskExecutor()
@@ -55,21 +61,34 @@ final class MainThreadExecutor: TaskExecutor {
         }
     }
 
-    /// The signals photos' signal sources watch: the stop signals (``CommandRuntime``), and
-    /// browse's job control and resizing.
-    static let watchedSignals = [SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH]
+    /// The signals every command's signal sources watch (``CommandRuntime``'s stop signals).
+    static let stopSignals = [SIGINT, SIGTERM, SIGHUP]
+    /// The signals browse's sources watch besides: job control and resizing. Blocked for it
+    /// alone (``takeJobControlSignals()``): a command that does not watch SIGTSTP must stop on
+    /// Ctrl-Z, by its default action.
+    static let jobControlSignals = [SIGTSTP, SIGCONT, SIGWINCH]
 
-    /// Blocks on this thread the signals that signal sources watch, and only those, as
-    /// libdispatch's own threads block every signal: libdispatch reads them from a descriptor
-    /// (signalfd), which sees a signal only while no thread takes it. (Left to this thread,
-    /// Ctrl-Z in browse went to the handler that ignores it there, and the source never saw it.)
-    /// The others come here, also when the parent blocked them (a program started from a
-    /// thread of a libdispatch pool inherits its mask): SIGUSR1's default action ends photos,
-    /// once browse has given the terminal back.
+    /// Blocks on this thread the stop signals, and only those, as libdispatch's own threads
+    /// block every signal: libdispatch reads the signals its sources watch from a descriptor
+    /// (signalfd), which sees a signal only while no thread takes it. The others come here, also
+    /// when the parent blocked them (a program started from a thread of a libdispatch pool
+    /// inherits its mask): SIGUSR1's default action ends photos, Ctrl-Z stops it.
     private static func blockSignals() {
         var blocked = sigset_t()
         sigemptyset(&blocked)
-        for signal in watchedSignals { sigaddset(&blocked, signal) }
+        for signal in stopSignals { sigaddset(&blocked, signal) }
         pthread_sigmask(SIG_SETMASK, &blocked, nil)
+    }
+
+    /// Blocks the job-control signals on the main thread, for a command whose signal sources
+    /// watch them (browse; left to the main thread, Ctrl-Z went to the handler that ignores it
+    /// there, and the source never saw it). Called on the main thread, before the sources are
+    /// made; does nothing elsewhere (a command run in-process by a test).
+    static func takeJobControlSignals() {
+        guard running != nil, pthread_equal(pthread_self(), loopThread) != 0 else { return }
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        for signal in jobControlSignals { sigaddset(&blocked, signal) }
+        pthread_sigmask(SIG_BLOCK, &blocked, nil)
     }
 }

@@ -163,7 +163,7 @@ extension PhotosCommand {
             let request = SaveRequest(
                 source: source, folder: to.map { URL(fileURLWithPath: HomePath.expand($0, environment: ProcessEnvironment.current())) }, size: size, template: template,
                 metadata: metadata, format: format.output)
-            try await CommandRuntime.run(command: "save", network: true) { context in
+            try await CommandRuntime.run(command: "save", network: true, sideBySide: true) { context in
                 try await Saving(context: context).run(request)
             }
         }
