@@ -3,8 +3,16 @@ import PhotosCache
 import PhotosImaging
 import PhotosTerminal
 
+/// A value of a fixed set of lower-case names, taken whatever its case (`--format JSON`), as
+/// provider names are.
+public protocol CaseInsensitiveArgument: ExpressibleByArgument, RawRepresentable where RawValue == String {}
+
+extension CaseInsensitiveArgument {
+    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+}
+
 /// How results are printed.
-enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+enum OutputFormat: String, CaseInsensitiveArgument, CaseIterable {
     case table, json, jsonl, grid
 
     static var allValueStrings: [String] { allCases.map(\.rawValue) }
@@ -12,7 +20,7 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 
 /// The formats of a command that prints one thing (a photo's detail, a save's summary): its
 /// help offers only these.
-enum SingleOutputFormat: String, ExpressibleByArgument, CaseIterable {
+enum SingleOutputFormat: String, CaseInsensitiveArgument, CaseIterable {
     case table, json
 
     static var allValueStrings: [String] { allCases.map(\.rawValue) }
@@ -46,7 +54,7 @@ struct CacheOptions: ParsableArguments {
     }
 }
 
-extension GraphicsMode: ExpressibleByArgument {}
+extension GraphicsMode: CaseInsensitiveArgument {}
 
 /// How pictures are drawn in the terminal.
 struct GraphicsOptions: ParsableArguments {

@@ -41,6 +41,21 @@ import Testing
         }
     }
 
+    /// A fixed set's value is taken whatever its case, as provider names are (`--format JSON`
+    /// was refused while `--provider FLICKR` was taken), by both readers, and by every command.
+    @Test func valuesOfAFixedSetAreTakenWhateverTheirCase() throws {
+        let line = ["list", "--provider", "FLICKR", "--format", "JSON", "--graphics", "Symbols"]
+        let fast = try #require(ListFastPath.request(line))
+        let slow = try #require(Self.parsed(line))
+        #expect(fast.format == .json && fast.graphics == .symbols)
+        #expect(Self.fields(fast) == Self.fields(slow))
+        let show = try #require(try PhotosCommand.parseAsRoot(["show", "flickr:1", "--format", "Json"]) as? PhotosCommand.Show)
+        #expect(show.format == .json)
+        let save = try #require(try PhotosCommand.parseAsRoot(["save", "flickr:1", "--size", "LARGE"]) as? PhotosCommand.Save)
+        #expect(save.size == .large)
+        #expect(throws: (any Error).self) { try PhotosCommand.parseAsRoot(["list", "--format", "xml"]) }
+    }
+
     @Test func linesTheParserShouldJudgeAreLeftToIt() {
         let lines: [[String]] = [
             ["show", "flickr:1"], [], ["list", "--help"], ["list", "-h"], ["list", "extra"], ["list", "--bogus"],

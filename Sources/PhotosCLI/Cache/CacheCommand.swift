@@ -27,7 +27,7 @@ extension PhotosCommand {
             subcommands: [Stats.self, Clear.self, Prune.self, Path.self]
         )
 
-        enum StatsFormat: String, ExpressibleByArgument, CaseIterable {
+        enum StatsFormat: String, CaseInsensitiveArgument, CaseIterable {
             case table, json
         }
 

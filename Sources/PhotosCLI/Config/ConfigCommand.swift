@@ -39,7 +39,7 @@ extension PhotosCommand {
                     """
             )
 
-            enum Format: String, ExpressibleByArgument, CaseIterable {
+            enum Format: String, CaseInsensitiveArgument, CaseIterable {
                 case table, json
             }
 

@@ -22,7 +22,7 @@ extension PhotosCommand {
                 """
         )
 
-        enum Format: String, ExpressibleByArgument, CaseIterable {
+        enum Format: String, CaseInsensitiveArgument, CaseIterable {
             case table, json
         }
 

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import PhotosCore
 
-extension ImageSizeChoice: ExpressibleByArgument {}
+extension ImageSizeChoice: CaseInsensitiveArgument {}
 
 extension PhotosCommand {
     /// `photos save`: full images of photos named by id, read from stdin, or of a listing.
