@@ -41,7 +41,7 @@ public struct FlickrProvider: RegisteredProvider {
                 example: "by,cc0,pdm", scope: .searchOnly, check: { _ = try FlickrProvider.licenseIDs($0) }),
             ProviderFilter("safe_search", "1 safe, 2 moderate, 3 restricted", example: "1", values: ["1", "2", "3"], scope: .searchOnly),
         ],
-        idSyntax: "flickr:<digits>", idExample: "flickr:53624890009", maxPerPage: maxPerPage, paging: .pageNumbers)
+        idSyntax: "flickr:<1 to 20 digits>", idExample: "flickr:53624890009", maxPerPage: maxPerPage, paging: .pageNumbers)
 
     private let http: any HTTPFetching
     let api: FlickrAPI

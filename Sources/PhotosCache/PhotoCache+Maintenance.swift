@@ -49,15 +49,19 @@ extension PhotoCache {
         // does not wait): what it wrote is seen here, once the lock is let go, and evicted by
         // this process, or by the one holding the lock now, which looks again in the same way.
         // Eight processes sharing a 1 MiB cache ended a quarter over it without this.
+        // Every pass that ran is followed by a look, even one that found nothing to evict: a
+        // process may have skipped its own while this one held the lock (stopping after a pass
+        // that evicted nothing left eight processes' cache over its cap now and then).
         // A pass that ran is what is reported: a look that fails (the index busy) ends the looking.
-        for _ in 0..<4 where report.ran {
+        for _ in 0..<8 where report.ran {
             guard let total = try? totalBytes(), total > configuration.maxSizeBytes else { break }
             let next = try evictOnce(wait: false, sweep: false)
             guard next.ran else { break }
             report.bytesAfter = next.bytesAfter
             report.evictedImages += next.evictedImages
             report.evictedBytes += next.evictedBytes
-            guard next.evictedImages > 0 else { break }
+            // Over the cap with nothing left to evict (the index's own pages): no pass would help.
+            if next.evictedImages == 0, next.bytesBefore > configuration.maxSizeBytes { break }
         }
         return report
     }

@@ -165,6 +165,17 @@ import Testing
         #expect(spaced.stderr.contains("'flickr: 1' is not a valid flickr photo id"), "\(spaced.stderr)")
     }
 
+    /// A Flickr id of digits only, but too many of them, is refused saying how many there may be
+    /// (the message said "they look like flickr:<digits>", which the id looked like).
+    @Test func aFlickrIDOfTooManyDigitsIsRefusedSayingHowManyThereMayBe() async throws {
+        let photos = try PhotosBinary(server: nil)
+        defer { photos.remove() }
+        let long = try await photos.run(["show", "flickr:" + String(repeating: "7", count: 21)])
+        #expect(long.status == 64 && long.stderr.contains("is not a valid flickr photo id: they look like flickr:<1 to 20 digits>"), "\(long.stderr)")
+        let twenty = try await photos.run(["show", "flickr:" + String(repeating: "7", count: 20), "--offline"])
+        #expect(twenty.status == 69, "an id of 20 digits is one: \(twenty.stderr)")
+    }
+
     @Test(arguments: providers) func unreadableBodiesExit65(provider: String) async throws {
         let expect = try Expectations(provider)
         try await withServer { server, photos in

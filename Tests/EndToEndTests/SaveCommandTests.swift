@@ -1354,4 +1354,34 @@ struct SaveFullDiskTests {
             #expect((summary["saved"] as? Int ?? 0) + (summary["skipped"] as? Int ?? 0) + failed.count >= 1, "\(summary)")
         } }
     }
+
+    /// A full disk stops the save at once, the downloads in flight with it, and is said as a full
+    /// disk (74): the downloads it cut short made the save say "interrupted" and exit 130 when
+    /// more files waited than were in flight, and ran to their end when fewer did.
+    @Test func aFullDiskStopsTheDownloadsInFlightAndIsNoInterrupt() async throws {
+        try await withServer { server, photos in try await withTmpfs(photos, "tiny-slow", size: "300k") { mountPoint in
+            func line(_ id: Int, _ url: String) -> String {
+                #"{"id": "flickr:\#(5_300_004_000 + id)", "sizes": [{"label": "Large", "width": 100, "height": 100, "url": "\#(url)"}]}"#
+            }
+            // A body larger than the disk, then images trickled at 200 bytes/s (two minutes each).
+            for (name, slow, limit) in [("more", 15, "ulimit -n 100"), ("fewer", 3, "true")] {
+                let input = photos.home.appendingPathComponent("\(name).jsonl")
+                let lines = [line(0, "\(server.url)/images/large.jpg?huge=600000")]
+                    + (1...slow).map { line($0, "\(server.url)/images/sample.jpg?slow_bps=200&n=\(name)\($0)") }
+                try (lines.joined(separator: "\n") + "\n").write(to: input, atomically: true, encoding: .utf8)
+                let started = Date()
+                let run = try runProgram(
+                    "/bin/sh", ["-c", "\(limit) && exec \"$0\" save - --to \"$1\" --format json < \"$2\"", PhotosBinary.executable.path,
+                        mountPoint.appendingPathComponent(name).path, input.path], environment: photos.environment)
+                let seconds = Date().timeIntervalSince(started)
+                #expect(run.status == 74, "\(name): \(run.status) \(run.stderr)")
+                #expect(run.stderr.contains("No space left on device") && !run.stderr.contains("interrupted"), "\(name): \(run.stderr)")
+                #expect(seconds < 30, "\(name): the trickling downloads were stopped, not waited for: \(seconds) s")
+                let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
+                #expect(summary["saved"] as? Int == 0, "\(name): \(run.stdout)")
+                // Room for the next try: the image that filled the disk is gone.
+                try? FileManager.default.removeItem(at: mountPoint.appendingPathComponent(name))
+            }
+        } }
+    }
 }

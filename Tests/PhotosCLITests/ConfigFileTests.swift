@@ -56,6 +56,26 @@ import PhotosTerminal
         }
     }
 
+    /// What the TOML parser finds is said in plain words on its line, not in the parser's own
+    /// ("Error while parsing table header: expected ']', saw '\n'").
+    @Test(arguments: [
+        ("[flickr\napi_key = \"x\"", 2, "expected ']', found the end of the line (in a table header)"),
+        ("[dup]\n[dup]", 3, "table 'dup' is defined a second time: each table and key is given once"),
+        ("a = 1\na = 2", 3, "'a' is defined a second time"),
+    ])
+    func theTOMLParsersFindingsAreSaidInPlainWords(text: String, line: Int, reason: String) {
+        do {
+            _ = try ConfigFile.parse("[ok]\n\(text)\n")
+            Issue.record("accepted \(String(reflecting: text))")
+        } catch let error as ConfigFile.ParseError {
+            #expect(error.line == line, "\(error)")
+            #expect(error.reason.contains(reason), "\(error)")
+            #expect(!error.reason.contains("Error while parsing") && !error.reason.contains("saw"), "\(error)")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
     /// A table name or key of thousands of dotted parts (a 4 KB file) took tens of seconds and,
     /// at tens of thousands of parts, crashed the TOML parser (its recursion overflowed the
     /// stack): refused at once, on its line.

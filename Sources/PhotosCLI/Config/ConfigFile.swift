@@ -133,11 +133,42 @@ struct ConfigFile: Equatable {
         do {
             table = try TOMLTable(string: text)
         } catch let error as TOMLParseError {
-            throw ParseError(path: path, line: error.source.begin.line, reason: error.description)
+            throw ParseError(path: path, line: error.source.begin.line, reason: Self.plainTOMLReason(error.description))
         }
         var reader = Reader(path: path, schema: schema, locations: locations, lenient: lenient)
         try reader.read(table, at: [])
         return reader.config
+    }
+
+    /// The TOML parser's message in plain words: "Error while parsing table header: expected
+    /// ']', saw '\n'" is said "expected ']', found the end of the line (in a table header)", and a
+    /// table or key given twice is said as that.
+    static func plainTOMLReason(_ message: String) -> String {
+        var reason = Substring(message)
+        var scope: Substring?
+        let prefix = "Error while parsing "
+        if reason.hasPrefix(prefix), let colon = reason.range(of: ": ") {
+            scope = reason[reason.index(reason.startIndex, offsetBy: prefix.count)..<colon.lowerBound]
+            reason = reason[colon.upperBound...]
+        }
+        let redefined = "cannot redefine existing "
+        if reason.hasPrefix(redefined), let quote = reason.firstIndex(of: "'") {
+            let kind = reason[reason.index(reason.startIndex, offsetBy: redefined.count)..<quote]
+                .trimmingCharacters(in: .whitespaces)
+            let name = reason[quote...]
+            return "\(kind.isEmpty ? "" : kind + " ")\(name) is defined a second time: each table and key is given once"
+        }
+        var text = String(reason)
+        for (said, plain) in [
+            (", saw '\\n'", ", found the end of the line"), (", saw '\n'", ", found the end of the line"),
+            (", saw '\\r'", ", found a carriage return"), (", saw comma", ", found a comma"), (", saw '", ", found '"),
+            ("encountered end-of-file", "the file ends first"),
+        ] {
+            text = text.replacingOccurrences(of: said, with: plain)
+        }
+        guard let scope, !scope.isEmpty else { return text }
+        let article = scope.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+        return text + " (in \(article) \(scope))"
     }
 
     /// Walks the parsed document, flattening it to `section.key` values and checking each.

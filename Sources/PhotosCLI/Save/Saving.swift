@@ -168,7 +168,10 @@ struct Saving {
                         // one that was not saved.
                         fatal = fatal ?? reason
                         report.failures.append(SaveFailure(id: label, error: reason, kind: .write, order: order))
-                    case .cancelled: report.cancelled = true
+                    case .cancelled:
+                        // Cut short by the user's stop, or by the full disk that stops the save
+                        // (said as that, not as an interrupt).
+                        if fatal == nil { report.cancelled = true }
                     }
                     var failed = false
                     switch outcome {
@@ -295,7 +298,11 @@ struct Saving {
                     }
                 }
                 if fatal != nil || Task.isCancelled { downloads.cancelAll() }
-                while inFlight > 0 { await collect() }
+                // A full disk met by one of the last downloads stops the others too.
+                while inFlight > 0 {
+                    await collect()
+                    if fatal != nil { downloads.cancelAll() }
+                }
             }
             // A lane still producing (the save stopped early) is told to stop.
             producers.cancelAll()
