@@ -12,6 +12,8 @@ public struct EvictionReport: Sendable, Equatable {
     public var evictedBytes: Int64
     /// Orphaned temp files and untracked files removed by the sweep.
     public var removedOrphans: Int
+    /// Of the images evicted, those the caller named as in use (the command's own).
+    public var evictedInUse = 0
 
     static let skipped = EvictionReport(ran: false, bytesBefore: 0, bytesAfter: 0, evictedImages: 0, evictedBytes: 0, removedOrphans: 0)
 }
@@ -36,7 +38,9 @@ extension PhotoCache {
     /// - Returns: what was done; `ran` is false when the lock was held elsewhere.
     /// - Throws: ``CacheUnavailable`` or a database error.
     @discardableResult
-    public func evict(wait: Bool, sweep: Bool = false) throws -> EvictionReport {
+    /// - Parameter inUse: the URLs of images the command used: how many of them were evicted is
+    ///   counted (``EvictionReport/evictedInUse``).
+    public func evict(wait: Bool, sweep: Bool = false, inUse: Set<String> = []) throws -> EvictionReport {
         // No cache folder: nothing to evict, and none is made (a mistyped PHOTOS_CACHE_DIR).
         guard configuration.fileSystem.exists(atPath: root.path) || !CacheIndex.isAbsent(root.path) else {
             return EvictionReport(ran: true, bytesBefore: 0, bytesAfter: 0, evictedImages: 0, evictedBytes: 0, removedOrphans: 0)
@@ -44,7 +48,7 @@ extension PhotoCache {
         // Opened before the lock is taken: a broken index is rebuilt under that same lock, which
         // this process, holding it through another descriptor, would wait for forever.
         _ = try index.database()
-        var report = try evictOnce(wait: wait, sweep: sweep)
+        var report = try evictOnce(wait: wait, sweep: sweep, inUse: inUse)
         // A process that finished writing while this one held the lock skipped its own pass (it
         // does not wait): what it wrote is seen here, once the lock is let go, and evicted by
         // this process, or by the one holding the lock now, which looks again in the same way.
@@ -55,11 +59,12 @@ extension PhotoCache {
         // A pass that ran is what is reported: a look that fails (the index busy) ends the looking.
         for _ in 0..<8 where report.ran {
             guard let total = try? totalBytes(), total > configuration.maxSizeBytes else { break }
-            let next = try evictOnce(wait: false, sweep: false)
+            let next = try evictOnce(wait: false, sweep: false, inUse: inUse)
             guard next.ran else { break }
             report.bytesAfter = next.bytesAfter
             report.evictedImages += next.evictedImages
             report.evictedBytes += next.evictedBytes
+            report.evictedInUse += next.evictedInUse
             // Over the cap with nothing left to evict (the index's own pages): no pass would help.
             if next.evictedImages == 0, next.bytesBefore > configuration.maxSizeBytes { break }
         }
@@ -67,7 +72,7 @@ extension PhotoCache {
     }
 
     /// One pass of ``evict(wait:sweep:)`` under the cache lock.
-    private func evictOnce(wait: Bool, sweep: Bool) throws -> EvictionReport {
+    private func evictOnce(wait: Bool, sweep: Bool, inUse: Set<String>) throws -> EvictionReport {
         guard let lock = try FileLock.acquire(index.lockPath, wait: wait) else { return .skipped }
         defer { lock.unlock() }
 
@@ -137,6 +142,7 @@ extension PhotoCache {
                 configuration.fileSystem.remove(atPath: root.appendingPathComponent(victim.path).path)
                 report.evictedImages += 1
                 report.evictedBytes += victim.size
+                if inUse.contains(victim.url) { report.evictedInUse += 1 }
             }
         }
         memory.withLock { memory in

@@ -159,7 +159,20 @@ public final class PhotoCache: Sendable {
         if writes { recordAccesses(state, listings: listings, images: images, at: time) }
         guard evicting, state.wrote || !state.newImages.isEmpty else { return nil }
         do {
-            return try evict(wait: false)
+            // The images this command used, evicted by its own pass: their files are gone, and
+            // a path the command gave for one (thumbnail_path) with them.
+            let used = Set(state.newImages.keys).union(state.imageAccesses.keys)
+            let report = try evict(wait: false, inUse: used)
+            if report.evictedInUse > 0 {
+                let images = report.evictedInUse == 1 ? "1 image" : "\(report.evictedInUse) images"
+                let limit = configuration.maxSizeBytes
+                let cap = limit >= 1 << 20 && limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"
+                let (were, their) = report.evictedInUse == 1 ? ("was", "its file is") : ("were", "their files are")
+                configuration.warn(
+                    "the cache's size cap (\(cap)) is smaller than what this run used: \(images) it used \(were) removed again as it "
+                        + "ended, and \(their) gone; raise PHOTOS_CACHE_MAX_SIZE_MB (config [cache] max_size_mb) to keep them")
+            }
+            return report
         } catch {
             reportFailure("make room", error)
             return nil

@@ -655,6 +655,37 @@ import Glibc
         }
     }
 
+    /// A JSON line that gives an image with an id names no photo when the id is no provider's:
+    /// refused as a typed id is (65), never saved under it. A good id is saved under the spelling
+    /// its provider gives it.
+    @Test func aPipedLineWithSizesIsCheckedAsAnIdIs() async throws {
+        try await withServer { server, photos in
+            let folder = try TemporaryFolder("save-piped-ids")
+            func line(_ id: String) -> String {
+                #"{"id": "\#(id)", "sizes": [{"label": "original", "width": 100, "height": 100, "url": "\#(server.url)/images/sample.jpg"}]}"#
+            }
+            func save(_ ids: [String], into name: String) throws -> ProgramRun {
+                let input = folder.appending("\(name).jsonl")
+                try (ids.map(line).joined(separator: "\n") + "\n").write(to: input, atomically: true, encoding: .utf8)
+                return try runProgram(
+                    "/bin/sh", ["-c", "exec \"$0\" save - --to \"$1\" --format json --metadata < \"$2\"", PhotosBinary.executable.path,
+                        folder.appending(name).path, input.path],
+                    environment: photos.environment)
+            }
+            let bad = try save(["nosuch:../../x", "flickr:12ab"], into: "bad")
+            #expect(bad.status == 65, "\(bad.status) \(bad.stderr)")
+            let summary = try #require(try JSONSerialization.jsonObject(with: Data(bad.stdout.utf8)) as? [String: Any], "\(bad.stdout)")
+            let failed = try #require(summary["failed"] as? [[String: String]], "\(bad.stdout)")
+            #expect(failed.map { $0["id"] ?? "" } == ["nosuch:../../x", "flickr:12ab"], "\(failed)")
+            #expect(failed.first?["error"]?.contains("unknown provider 'nosuch'") == true && failed.last?["error"]?.contains("not a valid flickr photo id") == true, "\(failed)")
+            #expect(summary["saved"] as? Int == 0 && Self.files(under: folder.appending("bad")).isEmpty, "\(Self.files(under: folder.appending("bad")))")
+
+            let good = try save(["flickr:0053624890009"], into: "good")
+            #expect(good.status == 0, "\(good.stderr)")
+            #expect(Self.files(under: folder.appending("good")) == ["flickr/flickr_53624890009.jpg", "flickr/flickr_53624890009.jpg.json"], "\(Self.files(under: folder.appending("good")))")
+        }
+    }
+
     @Test func aSaveOfOnePageSaysTheSearchHasMore() async throws {
         try await withServer { _, photos in
             let folder = try TemporaryFolder("save-more")

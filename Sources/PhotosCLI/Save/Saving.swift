@@ -415,7 +415,17 @@ struct Saving {
                 } else {
                     results[index] = Resolved(label: photo.id.description, photo: photo, detail: nil, size: size)
                 }
-            case .id(let id, let described, let listed):
+            case .id(let typed, var described, let listed):
+                // Checked as a typed id is, whatever the line says besides: sizes given with an id
+                // of no provider photos knows still name no photo.
+                let id: PhotoID
+                switch checked(typed) {
+                case .failure(let failure):
+                    results[index] = Resolved(label: typed.description, result: .failure(failure))
+                    continue
+                case .success(let found): id = found.id
+                }
+                described?.id = id
                 if let cached = context.cache.cachedPhoto(id), !cached.sizes.isEmpty {
                     results[index] = Resolved(label: id.description, photo: cached, detail: nil, size: size)
                 } else if let described {
@@ -445,16 +455,26 @@ struct Saving {
         return results.compactMap { $0 }
     }
 
-    private func detailed(_ id: PhotoID, known: Photo?, size: ImageSizeChoice) async -> Resolved {
+    /// `id` as its provider spells it, with that provider, or why it names no photo.
+    private func checked(_ id: PhotoID) -> Result<(id: PhotoID, provider: any PhotoProvider), SaveFailure> {
         let label = id.description
         guard let provider = environment.registry.make(id.provider, context: context.providers) else {
             let error = id.isWebAddress ? "a web address, not a photo id; ids look like provider:id (photos list prints them)" : "unknown provider '\(id.provider)'"
-            return Resolved(label: label, result: .failure(SaveFailure(id: label, error: error, kind: .input)))
+            return .failure(SaveFailure(id: label, error: error, kind: .input))
         }
         guard let raw = provider.canonicalID(id.raw) else {
-            return Resolved(label: label, result: .failure(SaveFailure(id: label, error: "not a valid \(id.provider) photo id", kind: .input)))
+            return .failure(SaveFailure(id: label, error: "not a valid \(id.provider) photo id", kind: .input))
         }
-        let id = PhotoID(provider: id.provider, raw: raw)
+        return .success((PhotoID(provider: id.provider, raw: raw), provider))
+    }
+
+    private func detailed(_ typed: PhotoID, known: Photo?, size: ImageSizeChoice) async -> Resolved {
+        let label = typed.description
+        let (id, provider): (PhotoID, any PhotoProvider)
+        switch checked(typed) {
+        case .failure(let failure): return Resolved(label: label, result: .failure(failure))
+        case .success(let found): (id, provider) = found
+        }
         do {
             let detail = try await provider.detail(id)
             context.cache.remember(detail)
