@@ -596,18 +596,27 @@ import Glibc
     }
 
     /// A NAME.json that photos did not write (the user's notes) is never written over by
-    /// --metadata, as an image's name is not: the photo says so (it was replaced silently). Its
-    /// own sidecar, from this run or an earlier one, is written again as before.
+    /// --metadata, as an image's name is not: it takes the name, and the photo and its sidecar are
+    /// saved under the next free one (the save failed with 75, "retry", and the retry then
+    /// counted the photo as saved with no metadata written). Its own sidecar, from this run or an
+    /// earlier one, is written again as before.
     @Test func metadataNeverWritesOverAFilePhotosDidNotWrite() async throws {
         try await withServer { _, photos in
             let folder = try TemporaryFolder("save-sidecar")
             let notes = folder.appending("flickr/flickr_53624890009.jpg.json")
             try FileManager.default.createDirectory(at: notes.deletingLastPathComponent(), withIntermediateDirectories: true)
             try "my notes\n".write(to: notes, atomically: true, encoding: .utf8)
-            let run = try await photos.run(["save", "flickr:53624890009", "placeholder:4", "--to", folder.url.path, "--metadata"])
-            #expect(run.status == 75, "\(run.stderr)")
-            #expect(run.stderr.contains("flickr/flickr_53624890009.jpg.json is a file photos did not write: it is left as it is"), "\(run.stderr)")
+            let run = try await photos.run(["save", "flickr:53624890009", "placeholder:4", "--to", folder.url.path, "--metadata", "--format", "json"])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(try run.json()["saved"] as? Int == 2, "\(run.stdout)")
+            #expect(run.stderr.contains("saved under the next free name because a file photos did not save held the name "
+                + "(flickr/flickr_53624890009-2.jpg, as flickr/flickr_53624890009.jpg.json is not its own)"), "\(run.stderr)")
             #expect(try String(contentsOf: notes, encoding: .utf8) == "my notes\n")
+            let moved = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appending("flickr/flickr_53624890009-2.jpg.json"))) as? [String: Any]
+            #expect(moved?["id"] as? String == "flickr:53624890009" && FileManager.default.fileExists(atPath: folder.appending("flickr/flickr_53624890009-2.jpg").path))
+            let rerun = try await photos.run(["save", "flickr:53624890009", "--to", folder.url.path, "--metadata", "--format", "json"])
+            let skipped = try rerun.json()["skipped"] as? Int
+            #expect(rerun.status == 0 && skipped == 1, "\(rerun.stdout) \(rerun.stderr)")
             let own = folder.appending("placeholder/placeholder_4.jpg.json")
             #expect(FileManager.default.fileExists(atPath: own.path))
             // Its own sidecar is rewritten when the image is saved again (here, for a larger size).
@@ -1307,6 +1316,15 @@ import Glibc
             // Nothing saved: the folders the save made (--to, and flickr/ in it) are gone again.
             #expect(!FileManager.default.fileExists(atPath: photos.home.appendingPathComponent("gone").path))
             #expect(!(gone.stdout + gone.stderr).contains("retry"), "\(gone.stdout)")
+            // Refused as it is (403, 400): 69 as a photo that is gone, no retry (they were 75, "retry").
+            for status in [403, 400] {
+                let refused = try await save("refused\(status)", "\(server.url)/images/large.jpg?status=\(status)")
+                #expect(refused.status == 69 && refused.stderr.contains("answered HTTP \(status)"), "\(status): \(refused.status) \(refused.stderr)")
+                #expect(!(refused.stdout + refused.stderr).contains("retry"), "\(status): \(refused.stdout)")
+            }
+            // A rate limit passes: a retry may help.
+            let limited = try await save("limited", "\(server.url)/images/large.jpg?status=429")
+            #expect(limited.status == 69 && limited.stdout.contains("run the same command again to retry"), "\(limited.status) \(limited.stdout) \(limited.stderr)")
             let local = try await save("local", "\(server.url)/images/large.jpg?redirect=file:///etc/passwd")
             #expect(local.status == 65 && local.stderr.contains("file"), "a redirect to a file: \(local.stderr)")
             #expect(!(local.stdout + local.stderr).contains("retry"), "\(local.stdout) \(local.stderr)")

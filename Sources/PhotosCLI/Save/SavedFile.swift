@@ -312,9 +312,12 @@ final class SavedFiles: Sendable {
             }
             guard response.isSuccess else {
                 let host = URLComponents(string: item.url)?.host ?? "the image host"
-                // Gone (404, 410): as a photo the provider does not have, nothing a retry mends.
-                // A server error (5xx) may pass.
-                let kind: SaveFailure.Kind = response.status == 404 || response.status == 410 ? .missing : response.status >= 500 ? .unreachable : .other
+                // Gone or refused (404, 410, 403, 400...): as a photo the provider does not have,
+                // nothing a retry mends. A server error (5xx), a timeout (408) or a rate limit
+                // (429) may pass.
+                let status = response.status
+                let kind: SaveFailure.Kind =
+                    status >= 500 || status == 408 || status == 429 ? .unreachable : (400..<500).contains(status) ? .missing : .other
                 return .failed("\(host) answered HTTP \(response.status)", kind)
             }
             let expected: Int?

@@ -243,6 +243,12 @@ struct Saving {
                         var wanted: String?
                         item.path = assigner.assign(components) { path in
                             state = files.existing(path, id: id, url: url)
+                            // With --metadata, NAME.json is the photo's too: a file there that
+                            // photos did not write for it (the user's notes) takes the name.
+                            if state != .taken, request.metadata, SavedFiles.isForeignSidecar(files.filePath(path) + ".json", id: id) {
+                                state = .taken
+                                if wanted == nil { wanted = path + ".json" }
+                            }
                             // Said of what photos did not save (a file, a link, a folder), not of
                             // another photo's file that has the same name.
                             if state == .taken, wanted == nil {
