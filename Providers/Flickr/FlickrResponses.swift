@@ -352,9 +352,12 @@ enum FlickrDates {
         return calendar
     }()
 
-    /// A unix time (seconds, as text) -> Date; nil for anything else or 0.
+    /// The last second of the year 9999: later times are no upload's, and print as no date does.
+    static let latestUnix = 253_402_300_799
+
+    /// A unix time (seconds, as text) -> Date; nil for anything else, 0, or a time past 9999.
     static func unix(_ text: String?) -> Date? {
-        guard let text, let seconds = flickrInt(text), seconds > 0 else { return nil }
+        guard let text, let seconds = flickrInt(text), seconds > 0, seconds <= latestUnix else { return nil }
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 

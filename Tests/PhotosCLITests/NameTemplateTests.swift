@@ -102,6 +102,24 @@ struct NameTemplateTests {
         #expect((try? NameTemplate("{{literal}} {id}"))?.components == [[.text("{literal} "), .field(.id)]])
     }
 
+    /// Text too long for a name is refused, not cut with the fields after it: `{id}` was cut
+    /// off, and every photo got the same name with -2, -3 after it.
+    @Test func textLongerThanANameMayBeIsRefused() throws {
+        let long = String(repeating: "a", count: 300)
+        for bad in [long + "{id}.{ext}", "\(long)/{id}.{ext}", String(repeating: "é", count: 110) + "{id}.{ext}"] {
+            #expect(throws: PhotosError.self, "\(bad.prefix(20))... is refused") { try NameTemplate(bad) }
+        }
+        do {
+            _ = try NameTemplate(long + "{id}.{ext}")
+        } catch let error as PhotosError {
+            #expect(error.description.contains("--name has 301 bytes of text in one name, which leaves its fields no room: a file or folder name holds 250 here"), "\(error)")
+        }
+        // What fits, fields at their shortest included, is taken.
+        let fits = String(repeating: "a", count: 200) + "{id}.{ext}"
+        let name = try #require(try Self.render(fits, Self.photo("t")).last)
+        #expect(name.hasSuffix("flickr_53624890009.jpg") || name.contains("53624890009"), "\(name)")
+    }
+
     @Test func aTemplateWithoutAnExtensionIsToldApart() throws {
         for named in [NameTemplate.defaultTemplate, "{id}.jpg", "{title}.{ext}", "{ext}/{id}.{ext}", "{id}-{ext}", "pics/{id}.JPG"] {
             #expect(try NameTemplate(named).namesFileType, "\(named) names the file's type")

@@ -446,6 +446,14 @@ import Testing
         #expect(second.takenAt == nil, "30 February")
     }
 
+    /// An upload time past the year 9999 is no date (one of Int64.max printed as the year 506713).
+    @Test(arguments: [("9223372036854775807", nil), ("253402300800", nil), ("253402300799", 253_402_300_799.0), ("1700000000", 1_700_000_000.0)])
+    func anUploadTimePastTheYear9999IsNoDate(text: String, seconds: Double?) async throws {
+        let body = #"{"photos":{"page":1,"pages":1,"perpage":1,"total":1,"photo":[{"id":"1","owner":"1@N01","secret":"s","server":"1","title":"t","dateupload":"\#(text)"}]},"stat":"ok"}"#
+        let page = try await Self.provider(FakeHTTP { _ in FakeHTTP.response(body) }).list(ListQuery(perPage: 1))
+        #expect(page.photos.first?.uploadedAt == seconds.map { Date(timeIntervalSince1970: $0) }, "\(text)")
+    }
+
     // MARK: Metadata
 
     @Test func metadata() {

@@ -57,6 +57,22 @@ struct NameTemplate: Sendable, Equatable {
             if case .text(let literal) = pieces.first, pieces.count == 1, literal == "." || literal == ".." {
                 throw PhotosError.usage("--name may not use '\(literal)' as a folder: every file stays inside --to")
             }
+            // Text longer than a name may be would be cut with the fields after it ({id} gone,
+            // and two photos under one name): refused. Fields are shortened to fit, down to
+            // 16 bytes each.
+            var literalBytes = 0, fields = 0
+            for piece in pieces {
+                switch piece {
+                case .text(let literal): literalBytes += FileNameSanitizer.literal(literal).utf8.count
+                case .field: fields += 1
+                }
+            }
+            let room = FileNameSanitizer.maxComponentBytes - 5
+            if literalBytes + 16 * fields > room {
+                throw PhotosError.usage(
+                    "--name has \(literalBytes) bytes of text in one name\(fields > 0 ? ", which leaves its fields no room" : ""): "
+                        + "a file or folder name holds \(room) here; shorten it")
+            }
             components.append(pieces)
             pieces = []
         }
