@@ -556,8 +556,19 @@ final class CacheIndex: Sendable {
     /// (SQLite says only "unable to open database file").
     static func accessProblem(root: String, index: String) -> String? {
         if access(root, R_OK | W_OK | X_OK) != 0 {
-            if errno == EACCES || errno == EPERM { return "the folder \(root) is not readable and writable by this user" }
-            if errno == EROFS { return "the folder \(root) is on a read-only file system" }
+            let code = errno
+            if code == EACCES || code == EPERM { return "the folder \(root) is not readable and writable by this user" }
+            if code == EROFS { return "the folder \(root) is on a read-only file system" }
+            if code == ENOENT {
+                // Not there: the nearest folder that is could not take it.
+                var parent = (root as NSString).deletingLastPathComponent
+                while parent.count > 1, access(parent, F_OK) != 0 { parent = (parent as NSString).deletingLastPathComponent }
+                if !parent.isEmpty, access(parent, W_OK | X_OK) != 0 {
+                    let code = errno
+                    if code == EACCES || code == EPERM { return "the folder \(root) cannot be made: \(parent) is not writable by this user" }
+                    if code == EROFS { return "the folder \(root) cannot be made: \(parent) is on a read-only file system" }
+                }
+            }
         }
         if access(index, F_OK) == 0, access(index, R_OK | W_OK) != 0, errno == EACCES || errno == EPERM {
             return "the file is not readable and writable by this user"

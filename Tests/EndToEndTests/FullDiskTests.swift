@@ -108,6 +108,18 @@ extension FullDiskTests {
         } }
     }
 
+    /// A cache folder that cannot be made, its parent on a read-only file system, is said as
+    /// that (it was "the cache index at …/index.sqlite cannot be used (Read-only file system)").
+    @Test func aCacheFolderThatCannotBeMadeIsSaidAsThat() async throws {
+        try await withServer { _, photos in try await withTmpfs(photos, "readonly-parent", size: "1m") { mountPoint in
+            #expect(try shell("/bin/mount", ["-o", "remount,ro", mountPoint.path]) == 0, "remount read-only")
+            let cache = mountPoint.appendingPathComponent("photos/cache").path
+            let run = try await photos.run(["list", "--provider", "placeholder", "--per-page", "2", "--no-thumbnails"], environment: ["PHOTOS_CACHE_DIR": cache])
+            #expect(run.status == 0, "the listing goes on without the cache: \(run.stderr)")
+            #expect(run.stderr.contains("the folder \(cache) cannot be made: \(mountPoint.path) is on a read-only file system"), "\(run.stderr)")
+        } }
+    }
+
     /// A save into a folder on a read-only file system says so once and downloads nothing.
     @Test func aSaveIntoAReadOnlyFolderStopsBeforeDownloading() async throws {
         try await withServer { server, photos in try await withTmpfs(photos, "readonly-to", size: "1m") { mountPoint in
