@@ -64,6 +64,25 @@ import Testing
         }
     }
 
+    /// `--limit` ending inside the provider's last page leaves photos to list: `has_more` says so
+    /// and the hint shows that page again (it said false, with no hint, and 10 of album 1's 50
+    /// photos were never listed).
+    @Test func aLimitEndingInsideTheLastPageHasMore() async throws {
+        try await withServer { _, photos in
+            let listing = ["list", "--provider", "placeholder", "--album", "1", "--per-page", "30", "--limit", "40", "--no-thumbnails"]
+            let json = try await photos.run(listing + ["--format", "json"])
+            #expect(json.status == 0, "\(json.stderr)")
+            let object = try json.json()
+            #expect((object["photos"] as? [Any])?.count == 40 && object["total"] as? Int == 50, "\(json.stdout.prefix(300))")
+            #expect(object["has_more"] as? Bool == true, "\(json.stdout.prefix(300))")
+            let table = try await photos.run(listing)
+            #expect(table.stderr.contains("Showing 40 of 50") && table.stderr.contains("--per-page 30 --page 2"), "\(table.stderr)")
+            // The whole album is not cut short.
+            let whole = try await photos.run(["list", "--provider", "placeholder", "--album", "1", "--per-page", "30", "--limit", "50", "--no-thumbnails", "--format", "json"])
+            #expect(try whole.json()["has_more"] as? Bool == false, "\(whole.stdout.prefix(300))")
+        }
+    }
+
     /// The next page's command never skips a photo and can be run as printed: of several
     /// providers, the one furthest behind sets the page (the furthest ahead set it, and the
     /// others' photos in between were never shown); a search starting with "-" is given as

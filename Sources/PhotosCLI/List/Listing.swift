@@ -135,6 +135,13 @@ struct Listing {
             let urls = photos.compactMap(\.thumbnailURL)
             if !urls.isEmpty { thumbnails.files = context.cache.cachedImagePaths(urls) }
         }
+        if request.format == .json || request.format == .jsonl, !thumbnails.files.isEmpty {
+            let gone = Self.dropVanished(&thumbnails)
+            if gone > 0 {
+                let count = gone == 1 ? "1 thumbnail was" : "\(gone) thumbnails were"
+                Diagnostics.warning("\(count) removed from the cache while this listing ran (by another photos): thumbnail_path is null for them")
+            }
+        }
         try print(listings: listings, photos: photos, thumbnails: thumbnails, request: request, failures: failures)
         // Nothing listed while providers failed: the ones that answered had nothing, but the
         // others might have. Not a success (0): the code the failures have alone (a page past
@@ -146,6 +153,17 @@ struct Listing {
             throw ExitCode(codes.count == 1 ? codes.first! : PhotosError.unavailable(provider: "", detail: "").exitCode)
         }
         ExitTeardown.keep((listings, photos))
+    }
+
+    /// Takes out the thumbnail files that are gone since they were found or fetched (another
+    /// photos cleared or pruned the cache while this listing walked its pages): the JSON names a
+    /// file that is there, or none.
+    /// - Returns: how many were gone.
+    static func dropVanished(_ thumbnails: inout Thumbnails) -> Int {
+        var info = stat()
+        let gone = thumbnails.files.filter { lstat($0.value, &info) != 0 }
+        for url in gone.keys { thumbnails.files.removeValue(forKey: url) }
+        return gone.count
     }
 
     /// The exit code a provider's failure has when it ends a command: a ``PhotosError``'s own,

@@ -141,6 +141,8 @@ struct PageWalker: Sendable {
             listing.hasMore = result.hasMore
             if let limit = request.limit, delivered + photos.count >= limit {
                 listing.endsInsidePage = delivered + photos.count > limit
+                // Photos of this page are left, whatever the provider says of the pages after it.
+                if listing.endsInsidePage { listing.hasMore = true }
                 photos = Array(photos.prefix(limit - delivered))
                 delivered += photos.count
                 finish()
