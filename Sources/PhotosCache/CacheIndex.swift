@@ -477,6 +477,7 @@ final class CacheIndex: Sendable {
     /// (relative to it): checked before a cache folder without an index is taken as photos'.
     static let ownFolders: [(name: String, isOwn: @Sendable (Substring) -> Bool)] = [
         ("images", isOwnImage), (CacheLayout.tilesFolder, isOwnTile), (CacheLayout.openedFolder, isOwnOpened),
+        (CacheLayout.synthesizedFolder, isOwnSynthesized),
     ]
 
     private static func isHex(_ text: Substring) -> Bool { text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) } }
@@ -501,6 +502,16 @@ final class CacheIndex: Sendable {
         guard !relative.contains("/") else { return false }
         if relative.hasPrefix(".") { return true }
         return relative.count == 21 && relative.hasSuffix(".tile") && isHex(relative.prefix(16))
+    }
+
+    /// A drawn thumbnail, `150x150-92c952.png`, or the temporary file of one being written.
+    static func isOwnSynthesized(_ relative: Substring) -> Bool {
+        guard !relative.contains("/") else { return false }
+        if relative.hasPrefix(".") { return true }
+        guard relative.hasSuffix(".png"), let dash = relative.firstIndex(of: "-") else { return false }
+        let size = relative[..<dash].split(separator: "x", omittingEmptySubsequences: false)
+        let colour = relative[relative.index(after: dash)...].dropLast(".png".count)
+        return size.count == 2 && size.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } } && colour.count == 6 && isHex(colour)
     }
 
     /// An image handed to a viewer: an image's name.

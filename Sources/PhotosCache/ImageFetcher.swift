@@ -70,7 +70,11 @@ public struct ImageFetcher: Sendable {
     ///   `PhotosError.offlineNothingCached` offline when the image is not cached.
     public func fetch(_ url: String, provider: String? = nil) async throws -> URL {
         guard URLPolicy.isAllowed(url) else { throw TransportError.unsupportedScheme(URLComponents(string: url)?.scheme ?? "") }
-        if let file = cache.cachedImages([url])[url] { return file }
+        if let file = cache.cachedImages([url])[url] {
+            // Only images are kept: one that no longer reads as one is fetched again.
+            if ImageKind(file: file) != nil { return file }
+            cache.forgetDamagedImage(url, file: file)
+        }
         if offline { throw PhotosError.offlineNothingCached("the image \(Self.host(url)) serves for this photo") }
         return try await cache.download(url, provider: provider, http: http, maxBytes: maxImageBytes)
     }

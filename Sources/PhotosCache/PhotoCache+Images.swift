@@ -68,6 +68,16 @@ extension PhotoCache {
         return found
     }
 
+    /// Forgets the cached image of `url` whose `file` holds no image although its size is the one
+    /// recorded (its bytes damaged on the disk or by hand): the next fetch downloads it again,
+    /// and its row goes at the end of the command unless that download replaced it. The file is
+    /// left to that download's rename, as a file of the wrong size is.
+    public func forgetDamagedImage(_ url: String, file: URL) {
+        let size = configuration.fileSystem.fileSize(atPath: file.path) ?? -1
+        memory.withLock { $0[url] = nil }
+        run.withLock { $0.brokenImages[url] = size }
+    }
+
     /// Brings one image into the cache through `http` (temp file + rename by the transport),
     /// sharing a download already in flight in this process for the same URL.
     /// - Parameters:

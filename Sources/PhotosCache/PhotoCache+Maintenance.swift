@@ -250,7 +250,7 @@ extension PhotoCache {
     static func isTrashFolderName(_ name: String) -> Bool {
         guard name.hasPrefix("trash-") else { return false }
         var rest = name.dropFirst("trash-".count)
-        for suffix in ["-" + CacheLayout.tilesFolder, "-" + CacheLayout.openedFolder] where rest.hasSuffix(suffix) {
+        for suffix in ["-" + CacheLayout.tilesFolder, "-" + CacheLayout.openedFolder, "-" + CacheLayout.synthesizedFolder] where rest.hasSuffix(suffix) {
             rest = rest.dropLast(suffix.count)
         }
         return rest.count == 36 && UUID(uuidString: String(rest)) != nil
@@ -368,7 +368,7 @@ extension PhotoCache {
         }
         // Rendered terminal tiles (list --format grid, show --preview) go too, and the images
         // handed to a viewer (links keep a cleared image's bytes on disk).
-        for folder in [CacheLayout.tilesFolder, CacheLayout.openedFolder] {
+        for folder in [CacheLayout.tilesFolder, CacheLayout.openedFolder, CacheLayout.synthesizedFolder] {
             let path = root.appendingPathComponent(folder).path
             if (try? configuration.fileSystem.move(atPath: path, toPath: trash + "-" + folder)) != nil {
                 configuration.fileSystem.remove(atPath: trash + "-" + folder)

@@ -11,4 +11,8 @@ public enum CacheLayout {
     /// --open`): links to cached images, or copies. Emptied by `cache clear`; `cache prune`
     /// removes those older than a day.
     public static let openedFolder = "opened"
+
+    /// The folder of thumbnails photos drew itself when their host was gone (jsonplaceholder's
+    /// coloured squares), named by what they show. Emptied by `cache clear`.
+    public static let synthesizedFolder = "synthesized"
 }

@@ -71,10 +71,10 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: photos.cacheFolder.path), "looking made no cache folder")
     }
 
-    /// The cache set to a folder of the user's that already has a `tiles` or `opened` folder
-    /// (names photos uses): it is not taken as photos' own, so `cache clear` deletes nothing of
-    /// the user's and photos writes nothing there.
-    @Test(arguments: ["tiles", "opened"])
+    /// The cache set to a folder of the user's that already has a `tiles`, `opened` or
+    /// `synthesized` folder (names photos uses): it is not taken as photos' own, so `cache clear`
+    /// deletes nothing of the user's and photos writes nothing there.
+    @Test(arguments: ["tiles", "opened", "synthesized"])
     func aFolderOfTheUsersWithTilesOrOpenedIsNotTakenForTheCache(folder: String) async throws {
         try await withServer { _, photos in
             let mine = photos.home.appendingPathComponent("mine")

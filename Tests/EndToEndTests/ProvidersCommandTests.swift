@@ -203,6 +203,14 @@ import Testing
             let again = try #require(try offline.json()["photos"] as? [[String: Any]])
             #expect(again.allSatisfy { $0["thumbnail_synthesized"] as? Bool == true && $0["thumbnail_path"] is String })
             #expect(!offline.stderr.contains("not cached"), "\(offline.stderr)")
+
+            // They are the cache's: `cache clear` removes them with the rest (they stayed).
+            let drawn = photos.cacheFolder.appendingPathComponent("synthesized").path
+            #expect(((try? FileManager.default.contentsOfDirectory(atPath: drawn)) ?? []).count == 6)
+            let clear = try await photos.run(["cache", "clear"])
+            #expect(clear.status == 0, "\(clear.stderr)")
+            #expect(((try? FileManager.default.contentsOfDirectory(atPath: drawn)) ?? []).isEmpty, "\((try? FileManager.default.contentsOfDirectory(atPath: drawn)) ?? [])")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: photos.cacheFolder.path).allSatisfy { !$0.hasPrefix("trash-") }, "nothing left aside")
         }
     }
 
@@ -211,8 +219,10 @@ import Testing
         configuration.placeholderImageBase = "https://via.placeholder.invalid"
         try await withServer(configuration) { _, photos in
             // A file where the drawn pictures' folder goes: nothing can be written there, as in
-            // a read-only cache (which tests running as root cannot make).
-            try FileManager.default.createDirectory(at: photos.cacheFolder, withIntermediateDirectories: true)
+            // a read-only cache (which tests running as root cannot make). In a cache that has
+            // its index: in a folder without one, it would make the folder not photos' own.
+            let made = try await photos.run(["list", "--provider", "placeholder", "--per-page", "1", "--no-thumbnails"])
+            #expect(made.status == 0, "\(made.stderr)")
             try Data().write(to: photos.cacheFolder.appendingPathComponent("synthesized"))
             let run = try await photos.run(["list", "--provider", "placeholder", "--per-page", "6"])
             #expect(run.status == 0, "\(run.stderr)")

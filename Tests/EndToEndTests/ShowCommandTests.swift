@@ -36,6 +36,33 @@ import Testing
     }
 
     /// Openverse names its thumbnail without dimensions: the table says so in words.
+    /// A cached image whose bytes were damaged, its size the same, is fetched again: `--open`
+    /// failed with 65 ("placeholder sent data photos cannot read") at every run after, --refresh
+    /// included, until the cache was cleared.
+    @Test func aDamagedCachedImageIsFetchedAgain() async throws {
+        try await withServer { server, photos in
+            let environment = ["PHOTOS_OPENER": "/bin/true"]
+            let first = try await photos.run(["show", "placeholder:2", "--open", "--format", "json"], environment: environment)
+            #expect(first.status == 0, "\(first.stderr)")
+            let path = try #require(try first.json()["image_path"] as? String, "\(first.stdout)")
+            // The cached file behind the name the viewer got, damaged in place.
+            let cached = try #require(try FileManager.default.contentsOfDirectory(atPath: photos.cacheFolder.appendingPathComponent("images").path)
+                .map { photos.cacheFolder.appendingPathComponent("images/\($0)").path }
+                .first { (try? Data(contentsOf: URL(fileURLWithPath: $0))) == (try? Data(contentsOf: URL(fileURLWithPath: path))) })
+            let size = try Data(contentsOf: URL(fileURLWithPath: cached)).count
+            try Data(count: size).write(to: URL(fileURLWithPath: cached))
+            server.resetStats()
+            let again = try await photos.run(["show", "placeholder:2", "--open", "--format", "json"], environment: environment)
+            #expect(again.status == 0, "\(again.stderr)")
+            let reopened = try #require(try again.json()["image_path"] as? String)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: reopened)).prefix(2) == Data([0xFF, 0xD8]), "an image again")
+            #expect(server.stats().requests >= 1, "fetched again")
+            // And kept: the next run finds it whole, without the network.
+            let offline = try await photos.run(["show", "placeholder:2", "--open", "--offline"], environment: environment)
+            #expect(offline.status == 0, "\(offline.stderr)")
+        }
+    }
+
     @Test func aSizeWithoutDimensionsIsSaidInWords() async throws {
         try await withServer { _, photos in
             let listed = try await photos.run(["list", "--provider", "openverse", "--query", "dogs", "--format", "jsonl", "--no-thumbnails"])

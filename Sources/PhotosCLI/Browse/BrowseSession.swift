@@ -528,7 +528,7 @@ final class BrowseSession: @unchecked Sendable {
     /// coloured squares, whose host is gone), as `list` does.
     private func synthesized(_ request: BrowseModel.ThumbnailRequest) -> URL? {
         guard let picture = providers[request.provider]?.syntheticImage(for: request.url) else { return nil }
-        let folder = environment.cacheRoot.appendingPathComponent("synthesized", isDirectory: true)
+        let folder = environment.cacheRoot.appendingPathComponent(CacheLayout.synthesizedFolder, isDirectory: true)
         let file = folder.appendingPathComponent(picture.fileName)
         if FileManager.default.fileExists(atPath: file.path) { return file }
         guard !options.offline else { return nil }

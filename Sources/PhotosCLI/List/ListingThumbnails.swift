@@ -85,7 +85,7 @@ extension Listing {
     private func synthesizeMissing(
         _ items: [(url: String, provider: String?)], batch: inout ImageFetcher.Batch, offline: Bool
     ) -> Set<String> {
-        let folder = environment.cacheRoot.appendingPathComponent("synthesized", isDirectory: true)
+        let folder = environment.cacheRoot.appendingPathComponent(CacheLayout.synthesizedFolder, isDirectory: true)
         var providers: [String: any PhotoProvider] = [:]
         var drawn: Set<String> = []
         var hosts: Set<String> = []
