@@ -22,6 +22,10 @@ public struct CacheConfiguration: Sendable {
     public var busyTimeout: TimeInterval
     /// Orphaned `*.photos-partial` temp files older than this are removed (default one hour).
     public var orphanAge: TimeInterval
+    /// The images a command downloads are written to the index when it ends, and at least this
+    /// often while it runs (default 10 minutes): well within ``orphanAge``, so that the sweep of
+    /// another command never takes a long session's images (`browse`) for orphans.
+    public var recordInterval: TimeInterval = 600
     /// The current time; tests inject a clock to age entries.
     public var now: @Sendable () -> Date
     /// The file system the cache reads and removes files through.

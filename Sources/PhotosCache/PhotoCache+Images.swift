@@ -307,9 +307,11 @@ extension PhotoCache {
         memory.withLock { $0[url] = path }
         run.withLock { run in
             run.imageMisses += 1
+            if run.newImages.isEmpty { run.firstNewImage = now.timeIntervalSince1970 }
             run.newImages[url] = record
             run.brokenImages[url] = nil
         }
+        recordNewImagesIfDue()
         return .success(target)
     }
 

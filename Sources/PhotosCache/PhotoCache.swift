@@ -52,6 +52,8 @@ public final class PhotoCache: Sendable {
             }
         }
         var newImages: [String: ImageRecord] = [:]
+        /// When the oldest of ``newImages`` arrived (seconds since 1970).
+        var firstNewImage: Double?
         /// Rows whose file was missing or of another size, with the size the row said.
         var brokenImages: [String: Int64] = [:]
         /// Whether a failure to read or write the index has been reported this run.
@@ -188,30 +190,7 @@ public final class PhotoCache: Sendable {
                 for (url, size) in state.brokenImages {
                     try db.execute(sql: "DELETE FROM image WHERE url = ? AND size = ?", arguments: [url, size])
                 }
-                if !state.newImages.isEmpty {
-                    // One prepared statement for every new image (a save or a list of hundreds).
-                    let insert = BoundStatement(
-                        try db.cachedStatement(
-                            sql: """
-                                INSERT INTO image (url, path, size, provider, created_at, last_access) VALUES (?, ?, ?, ?, ?, ?)
-                                ON CONFLICT(url) DO UPDATE SET path = excluded.path, size = excluded.size,
-                                    provider = COALESCE(excluded.provider, image.provider),
-                                    created_at = excluded.created_at, last_access = excluded.last_access
-                                """), in: db)
-                    // A file gone since it arrived (another process's `cache clear` moved the
-                    // images away) gets no row: the index only names files that are there.
-                    // Joined as a string: appending to a URL would stat the file a second time.
-                    for record in state.newImages.values
-                    where configuration.fileSystem.fileSize(atPath: rootPath + "/" + record.path) == record.size {
-                        insert.bind(1, record.url)
-                        insert.bind(2, record.path)
-                        insert.bind(3, record.size)
-                        insert.bind(4, record.provider)
-                        insert.bind(5, time)
-                        insert.bind(6, time)
-                        try insert.run()
-                    }
-                }
+                try insertImages(state.newImages.values, at: time, in: db)
                 for chunk in images.chunked(500) {
                     try db.execute(
                         sql: "UPDATE image SET last_access = ? WHERE url IN (\(Self.questionMarks(chunk.count)))",
@@ -244,6 +223,59 @@ public final class PhotoCache: Sendable {
 }
 
 extension PhotoCache {
+    /// Writes the rows of images downloaded by this process, in the caller's transaction.
+    func insertImages(_ records: some Collection<ImageRecord>, at time: Double, in db: Database) throws {
+        guard !records.isEmpty else { return }
+        // One prepared statement for every new image (a save or a list of hundreds).
+        let insert = BoundStatement(
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO image (url, path, size, provider, created_at, last_access) VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(url) DO UPDATE SET path = excluded.path, size = excluded.size,
+                        provider = COALESCE(excluded.provider, image.provider),
+                        created_at = excluded.created_at, last_access = excluded.last_access
+                    """), in: db)
+        // A file gone since it arrived (another process's `cache clear` moved the images away)
+        // gets no row: the index only names files that are there. Joined as a string: appending
+        // to a URL would stat the file a second time.
+        for record in records where configuration.fileSystem.fileSize(atPath: rootPath + "/" + record.path) == record.size {
+            insert.bind(1, record.url)
+            insert.bind(2, record.path)
+            insert.bind(3, record.size)
+            insert.bind(4, record.provider)
+            insert.bind(5, time)
+            insert.bind(6, time)
+            try insert.run()
+        }
+    }
+
+    /// Writes the images downloaded so far to the index when the oldest of them has waited
+    /// ``CacheConfiguration/recordInterval``: a command that runs for hours (`browse`) keeps
+    /// them from another command's sweep, which removes the files the index does not know. On
+    /// failure they stay to be written when the command ends.
+    func recordNewImagesIfDue() {
+        let time = now.timeIntervalSince1970
+        let due = run.withLock { run -> [String: ImageRecord] in
+            guard let first = run.firstNewImage, time - first >= configuration.recordInterval else { return [:] }
+            let records = run.newImages
+            run.newImages = [:]
+            run.firstNewImage = nil
+            // Still this run's: added, so eviction runs at its end, and used (recorded now).
+            run.wrote = true
+            for url in records.keys { run.imageAccesses[url] = time }
+            return records
+        }
+        guard !due.isEmpty else { return }
+        do {
+            try index.write { db in try insertImages(due.values, at: time, in: db) }
+        } catch {
+            run.withLock { run in
+                for (url, record) in due where run.newImages[url] == nil { run.newImages[url] = record }
+                run.firstNewImage = run.firstNewImage ?? time
+            }
+        }
+    }
+
     /// `?,?,?`: `count` SQL parameters.
     static func questionMarks(_ count: Int) -> String {
         String(repeating: "?,", count: count).dropLast().description

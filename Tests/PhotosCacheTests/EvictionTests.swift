@@ -190,6 +190,35 @@ import Testing
         #expect(cache.cachedImages(urls).count == 2, "indexed images are never orphans")
     }
 
+    /// A command that runs for hours (browse) writes its images to the index as it goes:
+    /// another command's sweep, which removes the files the index does not know once they are
+    /// an hour old, never takes them for orphans (they were until the command ended, and a
+    /// session of more than an hour lost its first thumbnails).
+    @Test func aLongCommandsImagesAreNotSweptAsOrphans() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        bed.clock.advance(Date().timeIntervalSince(bed.clock.now))  // the files' clock
+        let long = bed.cache()
+        defer { long.close() }
+        let early = try await browse("early", count: 3, cache: long, http: FakeImages(size: 1_000))
+        // Eleven minutes on, one more image: what the run has so far is written down.
+        bed.clock.advance(660)
+        _ = try await browse("later", count: 1, cache: long, http: FakeImages(size: 1_000))
+        // Two hours on, for the files too: another command sweeps the folder.
+        bed.clock.advance(7200)
+        for file in try FileManager.default.contentsOfDirectory(atPath: long.store.imagesFolder.path) {
+            let path = long.store.imagesFolder.appendingPathComponent(file).path
+            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-7200)], ofItemAtPath: path)
+        }
+        let other = bed.cache()
+        let report = try other.evict(wait: true, sweep: true)
+        other.close()
+        #expect(report.removedOrphans == 0, "\(report)")
+        #expect(long.cachedImages(early).count == 3, "the long command's images are where they were")
+        long.finish(command: "browse")
+        #expect(try bed.cache().indexedImages(early).count == 3)
+    }
+
     /// A link where the images folder belongs is not followed by the sweep: the files it points
     /// at are not photos', however old and unknown to the index.
     @Test func theSweepNeverDeletesThroughALinkedImagesFolder() async throws {
