@@ -174,7 +174,15 @@ extension PhotoCache {
         var removed = 0
         // Read before the folder is listed: a row is written after its file, so a row read here
         // whose file the listing lacks is one whose file is gone.
-        let known = try index.read { db in Set(try String.fetchAll(db, sql: "SELECT path FROM image")) }
+        // With each row's time, so that a row another process writes anew meanwhile is kept.
+        let known = try index.read { db in
+            var rows: [String: Double?] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT path, created_at FROM image") {
+                guard let path: String = row["path"] else { continue }
+                rows.updateValue(row["created_at"] as Double?, forKey: path)  // a NULL time is kept as one
+            }
+            return rows
+        }
         let prefix = root.path + "/"
         let oldest = Date(timeIntervalSince1970: time - configuration.orphanAge)
         var info = stat()
@@ -186,7 +194,7 @@ extension PhotoCache {
         if folderState == S_IFDIR || folderState == S_IFMT {
             for file in fs.files(under: imagesFolder) {
                 let relative = file.path.hasPrefix(prefix) ? String(file.path.dropFirst(prefix.count)) : file.path
-                if file.modified < oldest, file.path.hasSuffix(Self.tempSuffix) || !known.contains(relative) {
+                if file.modified < oldest, file.path.hasSuffix(Self.tempSuffix) || known[relative] == nil {
                     fs.remove(atPath: file.path)
                     removed += 1
                 } else {
@@ -196,11 +204,13 @@ extension PhotoCache {
             // Rows whose files are gone (a clear stopped by SIGKILL between moving the folder
             // aside and deleting its rows, files deleted by hand): they would be counted in the
             // cache's size and looked up for nothing.
-            let gone = known.subtracting(present)
+            let gone = known.filter { !present.contains($0.key) }
             if !gone.isEmpty {
                 for chunk in Array(gone).chunked(200) {
                     try index.write { db in
-                        for path in chunk { try db.execute(sql: "DELETE FROM image WHERE path = ?", arguments: [path]) }
+                        for (path, created) in chunk {
+                            try db.execute(sql: "DELETE FROM image WHERE path = ? AND created_at IS ?", arguments: [path, created])
+                        }
                     }
                 }
             }

@@ -219,6 +219,56 @@ import Testing
         #expect(try bed.cache().indexedImages(early).count == 3)
     }
 
+    /// The sweep drops the rows whose files are gone, but not a row another process wrote anew
+    /// meanwhile (it downloaded the same image again after the sweep listed the folder): it
+    /// deleted rows by path alone, and the new file became an orphan.
+    @Test func theSweepKeepsARowWrittenAnewWhileItRuns() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        let first = bed.cache()
+        let urls = try await browse("s", count: 1, cache: first, http: FakeImages(size: 1_000))
+        first.finish(command: "first")
+        first.close()
+        let url = try #require(urls.first)
+        let path = try #require(bed.cache().cachedImages([url])[url]).path
+        try FileManager.default.removeItem(atPath: path)  // gone by hand
+
+        // Another process downloads it again, and records it just after the sweep has listed
+        // the folder (the listing missed the file).
+        bed.clock.advance(10)
+        let late = bed.cache()
+        defer { late.close() }
+        _ = await ImageFetcher(cache: late, http: FakeImages(size: 1_000)).fetchAll([(url, "fake")])
+        #expect(FileManager.default.fileExists(atPath: path))
+        let sweeping = bed.cache(fileSystem: ListingBefore(finishing: late, hiding: path))
+        defer { sweeping.close() }
+        _ = try sweeping.evict(wait: true, sweep: true)
+        #expect(try bed.cache().indexedImages([url]).count == 1, "the row written anew is kept")
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+
+    /// The live file system, whose folder listing misses `hidden` (listed just before it was
+    /// renamed into place) and then has another cache finish its run.
+    final class ListingBefore: CacheFileSystem {
+        let live = LiveFileSystem()
+        let other: PhotoCache
+        let hidden: String
+        init(finishing other: PhotoCache, hiding hidden: String) {
+            self.other = other
+            self.hidden = hidden
+        }
+        func fileSize(atPath path: String) -> Int64? { live.fileSize(atPath: path) }
+        func exists(atPath path: String) -> Bool { live.exists(atPath: path) }
+        func createDirectory(atPath path: String) throws { try live.createDirectory(atPath: path) }
+        func remove(atPath path: String) { live.remove(atPath: path) }
+        func files(under folder: String) -> [(path: String, size: Int64, modified: Date)] {
+            let listed = live.files(under: folder).filter { $0.path != hidden }
+            other.finish(command: "late")
+            return listed
+        }
+        func move(atPath source: String, toPath destination: String) throws { try live.move(atPath: source, toPath: destination) }
+    }
+
     /// A link where the images folder belongs is not followed by the sweep: the files it points
     /// at are not photos', however old and unknown to the index.
     @Test func theSweepNeverDeletesThroughALinkedImagesFolder() async throws {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import PhotosCache
 import PhotosCore
 import PhotosTerminal
 import PhotosTransport
@@ -128,6 +129,13 @@ enum CommandRuntime {
         }
     }
 
+    /// What a file error of Foundation's says: the file, and the system's reason.
+    static func fileProblem(_ error: CocoaError) -> String {
+        let path = error.filePath ?? error.url?.path
+        let reason = PhotoCache.describe(error)
+        return path.map { "\(TerminalText.sanitize($0)): \(reason)" } ?? reason
+    }
+
     /// Prints `error` (after `prefix`) and returns the exit code to leave with.
     static func report(_ error: any Error, prefix: String = "", suffix: String = "") -> any Error {
         switch error {
@@ -150,6 +158,14 @@ enum CommandRuntime {
             return ExitCode(exitCode(of: error))
         case let error as ValidationError:
             return error
+        // A file photos could not write or read (Foundation's errors, the system's): said in the
+        // system's words, not as an NSError dump, and 74 as any output photos could not write.
+        case let error as CocoaError where error.isFileError:
+            Diagnostics.error(prefix + Self.fileProblem(error) + suffix)
+            return ExitCode(74)
+        case let error as POSIXError:
+            Diagnostics.error(prefix + String(cString: strerror(error.code.rawValue)) + suffix)
+            return ExitCode(74)
         default:
             Diagnostics.error(prefix + String(describing: error) + suffix)
             return ExitCode(1)
