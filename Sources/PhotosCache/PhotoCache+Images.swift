@@ -305,13 +305,15 @@ extension PhotoCache {
         let target = URL(fileURLWithPath: path, isDirectory: false)
         let record = ImageRecord(url: url, path: relative, size: size, provider: provider)
         memory.withLock { $0[url] = path }
-        run.withLock { run in
+        let first = run.withLock { run in
             run.imageMisses += 1
-            if run.newImages.isEmpty { run.firstNewImage = now.timeIntervalSince1970 }
+            let first = run.firstNewImage == nil
+            if first { run.firstNewImage = now.timeIntervalSince1970 }
             run.newImages[url] = record
             run.brokenImages[url] = nil
+            return first
         }
-        recordNewImagesIfDue()
+        noteNewImage(first: first)
         return .success(target)
     }
 

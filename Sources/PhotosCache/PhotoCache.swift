@@ -249,14 +249,33 @@ extension PhotoCache {
         }
     }
 
-    /// Writes the images downloaded so far to the index when the oldest of them has waited
-    /// ``CacheConfiguration/recordInterval``: a command that runs for hours (`browse`) keeps
-    /// them from another command's sweep, which removes the files the index does not know. On
+    /// Notes a download recorded in ``RunState/newImages``: when the oldest of them has waited
+    /// ``CacheConfiguration/recordInterval`` they are written to the index, by a task of their
+    /// own (this runs on the transport's thread, which a write waiting for another process's
+    /// lock would hold up), and in any case that long after the first of them arrives (a
+    /// session left idle downloads nothing that would write them). A command that runs for
+    /// hours (`browse`) so keeps its images from another command's sweep, which removes the
+    /// files the index does not know once they are an hour old.
+    func noteNewImage(first: Bool) {
+        let interval = configuration.recordInterval
+        if first {
+            Task.detached(priority: .background) { [self] in
+                try? await Task.sleep(for: .seconds(interval))
+                recordNewImages(force: true)
+            }
+        }
+        let time = now.timeIntervalSince1970
+        let due = run.withLock { run in run.firstNewImage.map { time - $0 >= interval } ?? false }
+        if due { Task.detached { [self] in recordNewImages(force: false) } }
+    }
+
+    /// Writes the images downloaded so far to the index: when the oldest of them has waited
+    /// ``CacheConfiguration/recordInterval`` by the cache's clock, or at once (`force`). On
     /// failure they stay to be written when the command ends.
-    func recordNewImagesIfDue() {
+    func recordNewImages(force: Bool) {
         let time = now.timeIntervalSince1970
         let due = run.withLock { run -> [String: ImageRecord] in
-            guard let first = run.firstNewImage, time - first >= configuration.recordInterval else { return [:] }
+            guard let first = run.firstNewImage, force || time - first >= configuration.recordInterval else { return [:] }
             let records = run.newImages
             run.newImages = [:]
             run.firstNewImage = nil

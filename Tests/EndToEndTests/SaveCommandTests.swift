@@ -627,6 +627,19 @@ import Glibc
             #expect(third.status == 0, "\(third.stderr)")
             let written = try JSONSerialization.jsonObject(with: Data(contentsOf: notes)) as? [String: Any]
             #expect(written?["id"] as? String == "flickr:53624890009")
+
+            // A photo saved earlier (without --metadata) beside which the user then put notes:
+            // kept under its name, not saved a second time under the next one; said.
+            let plain = folder.appending("plain")
+            #expect(try await photos.run(["save", "placeholder:5", "--to", plain.path]).status == 0)
+            let theirs = plain.appendingPathComponent("placeholder/placeholder_5.jpg.json")
+            try "notes\n".write(to: theirs, atomically: true, encoding: .utf8)
+            let later = try await photos.run(["save", "placeholder:5", "--to", plain.path, "--metadata", "--format", "json"])
+            let laterSkipped = try later.json()["skipped"] as? Int
+            #expect(later.status == 0 && laterSkipped == 1, "\(later.stdout) \(later.stderr)")
+            #expect(Self.files(under: plain) == ["placeholder/placeholder_5.jpg", "placeholder/placeholder_5.jpg.json"], "\(Self.files(under: plain))")
+            #expect(later.stderr.contains("1 photo saved earlier got no metadata: its NAME.json is a file photos did not write"), "\(later.stderr)")
+            #expect(try String(contentsOf: theirs, encoding: .utf8) == "notes\n")
         }
     }
 

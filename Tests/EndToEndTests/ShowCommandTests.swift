@@ -35,7 +35,6 @@ import Testing
         }
     }
 
-    /// Openverse names its thumbnail without dimensions: the table says so in words.
     /// A cached image whose bytes were damaged, its size the same, is fetched again: `--open`
     /// failed with 65 ("placeholder sent data photos cannot read") at every run after, --refresh
     /// included, until the cache was cleared.
@@ -63,6 +62,7 @@ import Testing
         }
     }
 
+    /// Openverse names its thumbnail without dimensions: the table says so in words.
     @Test func aSizeWithoutDimensionsIsSaidInWords() async throws {
         try await withServer { _, photos in
             let listed = try await photos.run(["list", "--provider", "openverse", "--query", "dogs", "--format", "jsonl", "--no-thumbnails"])

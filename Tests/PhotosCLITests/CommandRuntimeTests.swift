@@ -14,5 +14,9 @@ struct CommandRuntimeTests {
         #expect(CommandRuntime.fileProblem(denied) == "/tmp/photos-0/x.jpg: Permission denied")
         #expect((CommandRuntime.report(denied) as? ExitCode)?.rawValue == 74)
         #expect((CommandRuntime.report(POSIXError(.ENOSPC)) as? ExitCode)?.rawValue == 74)
+        // Not every system error is output that could not be written: too many open files is not.
+        #expect((CommandRuntime.report(POSIXError(.EMFILE)) as? ExitCode)?.rawValue != 74)
+        let unreadable = CocoaError(.fileReadNoPermission, userInfo: [NSFilePathErrorKey: "/x", NSUnderlyingErrorKey: POSIXError(.EACCES)])
+        #expect((CommandRuntime.report(unreadable) as? ExitCode)?.rawValue != 74)
     }
 }

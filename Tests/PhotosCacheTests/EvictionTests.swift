@@ -201,9 +201,11 @@ import Testing
         let long = bed.cache()
         defer { long.close() }
         let early = try await browse("early", count: 3, cache: long, http: FakeImages(size: 1_000))
-        // Eleven minutes on, one more image: what the run has so far is written down.
+        // Eleven minutes on, one more image: what the run has so far is written down (by a
+        // task of its own, waited for here).
         bed.clock.advance(660)
-        _ = try await browse("later", count: 1, cache: long, http: FakeImages(size: 1_000))
+        let later = try await browse("later", count: 1, cache: long, http: FakeImages(size: 1_000))
+        try await waitForRows(early + later, in: bed)
         // Two hours on, for the files too: another command sweeps the folder.
         bed.clock.advance(7200)
         for file in try FileManager.default.contentsOfDirectory(atPath: long.store.imagesFolder.path) {
@@ -217,6 +219,33 @@ import Testing
         #expect(long.cachedImages(early).count == 3, "the long command's images are where they were")
         long.finish(command: "browse")
         #expect(try bed.cache().indexedImages(early).count == 3)
+    }
+
+    /// A session left idle (nothing downloaded after its first images) writes them down all
+    /// the same, once the interval has passed.
+    @Test func anIdleCommandsImagesAreWrittenDownAfterTheInterval() async throws {
+        let bed = try CacheBed()
+        defer { bed.remove() }
+        var configuration = CacheConfiguration(location: .path(bed.folder), now: bed.clock.function)
+        configuration.recordInterval = 0.2
+        let idle = PhotoCache(configuration: configuration)
+        defer { idle.close() }
+        let urls = try await browse("idle", count: 2, cache: idle, http: FakeImages(size: 1_000))
+        try await waitForRows(urls, in: bed)
+        idle.finish(command: "browse")
+        #expect(try bed.cache().indexedImages(urls).count == 2)
+    }
+
+    /// Waits (up to 20 s) until the index of `bed` has a row for each of `urls`.
+    func waitForRows(_ urls: [String], in bed: CacheBed) async throws {
+        let deadline = Date().addingTimeInterval(20)
+        func rows() throws -> Int {
+            let cache = bed.cache()
+            defer { cache.close() }
+            return try cache.indexedImages(urls).count
+        }
+        while try rows() < urls.count, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(try rows() == urls.count, "the images were written to the index while the command ran")
     }
 
     /// The sweep drops the rows whose files are gone, but not a row another process wrote anew

@@ -165,9 +165,10 @@ extension PhotosCommand {
                 commandName: "prune",
                 abstract: "Evict now: down to 90% of the size cap, and remove orphaned temp files.",
                 discussion: """
-                    Orphans are files in the cache folder that its index does not know: the temp
-                    files of downloads a killed photos left, and files put there by hand. Those
-                    over an hour old are removed; a younger one may be a download still running.
+                    Orphans are files in the cache's images folder that its index does not know:
+                    the temp files of downloads a killed photos left, and files put there by hand.
+                    Those over an hour old are removed; a younger one may be a download still
+                    running.
 
                     Examples:
                       photos cache prune

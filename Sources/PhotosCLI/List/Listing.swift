@@ -13,6 +13,7 @@ struct Listing {
     var environment: AppEnvironment { context.environment }
 
     func run(_ request: ListingRequest) async throws {
+        let started = ContinuousClock.now
         let names = try ProviderSelection(environment: environment).resolve(request.providers, filters: request.filters, query: request.text)
         let providers = context.providers
         let offline = request.mode == .offline
@@ -135,7 +136,10 @@ struct Listing {
             let urls = photos.compactMap(\.thumbnailURL)
             if !urls.isEmpty { thumbnails.files = context.cache.cachedImagePaths(urls) }
         }
-        if request.format == .json || request.format == .jsonl, !thumbnails.files.isEmpty {
+        // A listing that took a while (pages walked, a slow network) looks again at the files it
+        // found, which another photos' clear or prune may have removed meanwhile; a quick one,
+        // which found them a moment ago, does not (a look per photo: 500 of them on a page).
+        if request.format == .json || request.format == .jsonl, !thumbnails.files.isEmpty, ContinuousClock.now - started > .seconds(1) {
             let gone = Self.dropVanished(&thumbnails)
             if gone > 0 {
                 let count = gone == 1 ? "1 thumbnail was" : "\(gone) thumbnails were"

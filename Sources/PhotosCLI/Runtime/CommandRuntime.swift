@@ -162,8 +162,9 @@ enum CommandRuntime {
         // system's words, not as an NSError dump, and 74 as any output photos could not write.
         case let error as CocoaError where error.isFileError:
             Diagnostics.error(prefix + Self.fileProblem(error) + suffix)
-            return ExitCode(74)
-        case let error as POSIXError:
+            // Writing (CocoaError's 512...767 codes): 74; reading: as any other failure.
+            return ExitCode((512..<768).contains(error.code.rawValue) ? 74 : 1)
+        case let error as POSIXError where [.ENOSPC, .EDQUOT, .EROFS, .EFBIG, .EIO].contains(error.code):
             Diagnostics.error(prefix + String(cString: strerror(error.code.rawValue)) + suffix)
             return ExitCode(74)
         default:

@@ -57,22 +57,6 @@ struct NameTemplate: Sendable, Equatable {
             if case .text(let literal) = pieces.first, pieces.count == 1, literal == "." || literal == ".." {
                 throw PhotosError.usage("--name may not use '\(literal)' as a folder: every file stays inside --to")
             }
-            // Text longer than a name may be would be cut with the fields after it ({id} gone,
-            // and two photos under one name): refused. Fields are shortened to fit, down to
-            // 16 bytes each.
-            var literalBytes = 0, fields = 0
-            for piece in pieces {
-                switch piece {
-                case .text(let literal): literalBytes += FileNameSanitizer.literal(literal).utf8.count
-                case .field: fields += 1
-                }
-            }
-            let room = FileNameSanitizer.maxComponentBytes - 5
-            if literalBytes + 16 * fields > room {
-                throw PhotosError.usage(
-                    "--name has \(literalBytes) bytes of text in one name\(fields > 0 ? ", which leaves its fields no room" : ""): "
-                        + "a file or folder name holds \(room) here; shorten it")
-            }
             components.append(pieces)
             pieces = []
         }
@@ -119,6 +103,26 @@ struct NameTemplate: Sendable, Equatable {
             }
         }
         try endComponent()
+        // Text longer than a name may be would be cut with the fields after it ({id} gone, and
+        // two photos under one name): refused. The renderer shortens fields to fit, none below
+        // 16 bytes; an extension is a few. The file name keeps 5 bytes for .part and -N.
+        for (index, pieces) in components.enumerated() {
+            var text = 0, fields = 0
+            for piece in pieces {
+                switch piece {
+                case .text(let literal): text += FileNameSanitizer.literal(literal).utf8.count
+                case .field(.ext): fields += 5
+                case .field: fields += 16
+                }
+            }
+            let room = FileNameSanitizer.maxComponentBytes - (index == components.count - 1 ? 5 : 0)
+            if text + fields > room {
+                let fieldsNeed = fields > 0 ? " and its fields at least \(fields)" : ""
+                throw PhotosError.usage(
+                    "--name has \(text) bytes of text in one \(index == components.count - 1 ? "file" : "folder") name\(fieldsNeed): "
+                        + "such a name holds \(room) bytes here; shorten it")
+            }
+        }
         self.components = components
     }
 

@@ -143,6 +143,8 @@ struct Saving {
         var fatal: String?
         /// Files saved here earlier for a larger `--size`, kept in place of this run's size.
         var keptLarger = 0
+        /// Photos saved earlier whose NAME.json is a file photos did not write: no metadata.
+        var foreignSidecars: (count: Int, first: String?) = (0, nil)
         await withTaskGroup(of: Void.self) { producers in
             for lane in lanes {
                 producers.addTask { await lane.produce(lane.channel) }
@@ -244,8 +246,12 @@ struct Saving {
                         item.path = assigner.assign(components) { path in
                             state = files.existing(path, id: id, url: url)
                             // With --metadata, NAME.json is the photo's too: a file there that
-                            // photos did not write for it (the user's notes) takes the name.
-                            if state != .taken, request.metadata, SavedFiles.isForeignSidecar(files.filePath(path) + ".json", id: id) {
+                            // photos did not write for it (the user's notes) takes a name still
+                            // free. One whose image photos saved earlier keeps it (saved again
+                            // under another, it would be there twice); its metadata is not written.
+                            if state == .none || state == .smaller, request.metadata,
+                                SavedFiles.isForeignSidecar(files.filePath(path) + ".json", id: id)
+                            {
                                 state = .taken
                                 if wanted == nil { wanted = path + ".json" }
                             }
@@ -265,6 +271,10 @@ struct Saving {
                             if files.needsSidecar(item) {
                                 sidecarsOnly.append((resolved.label, order, item))
                             } else {
+                                if request.metadata, SavedFiles.isForeignSidecar(files.filePath(item.path) + ".json", id: id) {
+                                    foreignSidecars.count += 1
+                                    if foreignSidecars.first == nil { foreignSidecars.first = item.path + ".json" }
+                                }
                                 record(.skipped, resolved.label, order)
                             }
                             continue
@@ -299,6 +309,8 @@ struct Saving {
                         guard fatal == nil, !Task.isCancelled else { break }
                         item.cachedFile = cached[item.url]
                         while inFlight >= window { await collect() }
+                        // The slot came with a full disk, or the stop: nothing more starts.
+                        guard fatal == nil, !Task.isCancelled else { break }
                         downloads.addTask { [item] in Labelled(label: label, order: order, outcome: await files.save(item)) }
                         inFlight += 1
                     }
@@ -342,6 +354,10 @@ struct Saving {
         if renamed.count > 0, let first = renamed.first {
             let photos = renamed.count == 1 ? "1 photo was" : "\(renamed.count) photos were"
             Diagnostics.remark("\(photos) saved under the next free name because a file photos did not save held the name (\(first))")
+        }
+        if foreignSidecars.count > 0, let first = foreignSidecars.first {
+            let (photos, their) = foreignSidecars.count == 1 ? ("1 photo", "its") : ("\(foreignSidecars.count) photos", "their")
+            Diagnostics.warning("\(photos) saved earlier got no metadata: \(their) NAME.json is a file photos did not write, left as it is (\(first))")
         }
         if keptLarger > 0 {
             let photos = keptLarger == 1 ? "1 photo was" : "\(keptLarger) photos were"
@@ -421,7 +437,7 @@ struct Saving {
                 } else {
                     results[index] = Resolved(label: photo.id.description, photo: photo, detail: nil, size: size)
                 }
-            case .id(let typed, var described, let listed):
+            case .id(let typed, var described, var listed):
                 // Checked as a typed id is, whatever the line says besides: sizes given with an id
                 // of no provider photos knows still name no photo.
                 let id: PhotoID
@@ -432,6 +448,7 @@ struct Saving {
                 case .success(let found): id = found.id
                 }
                 described?.id = id
+                listed?.id = id
                 if let cached = context.cache.cachedPhoto(id), !cached.sizes.isEmpty {
                     results[index] = Resolved(label: id.description, photo: cached, detail: nil, size: size)
                 } else if let described {
@@ -469,7 +486,8 @@ struct Saving {
             return .failure(SaveFailure(id: label, error: error, kind: .input))
         }
         guard let raw = provider.canonicalID(id.raw) else {
-            return .failure(SaveFailure(id: label, error: "not a valid \(id.provider) photo id", kind: .input))
+            let form = environment.registry.descriptor(id.provider).map { ": they look like \($0.idSyntax), e.g. \($0.idExample)" } ?? ""
+            return .failure(SaveFailure(id: label, error: "not a valid \(id.provider) photo id\(form)", kind: .input))
         }
         return .success((PhotoID(provider: id.provider, raw: raw), provider))
     }
