@@ -369,6 +369,24 @@ import Testing
         }
     }
 
+    /// A size cap, TTL or count of recent searches that is not a number stops every command that
+    /// uses it, but not `cache clear`, which uses none: it clears, saying the setting is bad (it
+    /// refused, so a cache could not be cleared until the setting was mended).
+    @Test func aBadCacheLimitDoesNotStopACacheClear() async throws {
+        try await withServer { _, photos in
+            let listed = try await photos.run(["list", "--provider", "placeholder", "--per-page", "3"])
+            #expect(listed.status == 0, "\(listed.stderr)")
+            let bad = ["PHOTOS_CACHE_MAX_SIZE_MB": "lots"]
+            let stats = try await photos.run(["cache", "stats"], environment: bad)
+            #expect(stats.status == 64 && stats.stderr.contains("PHOTOS_CACHE_MAX_SIZE_MB"), "\(stats.stderr)")
+            let clear = try await photos.run(["cache", "clear"], environment: bad)
+            #expect(clear.status == 0, "\(clear.stderr)")
+            #expect(clear.stderr.contains("got 'lots' (this command does not use it"), "\(clear.stderr)")
+            let after = try (await photos.run(["cache", "stats", "--format", "json"])).json()
+            #expect(after["images"] as? Int == 0, "\(after)")
+        }
+    }
+
     /// `cache clear` leaves nothing of what it cleared in the index's files, write-ahead log
     /// included: not the searches (they are the user's own), not the photos' titles; and the
     /// index gives its room back.

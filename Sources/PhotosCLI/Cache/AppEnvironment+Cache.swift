@@ -11,12 +11,19 @@ extension AppEnvironment {
     ///   mapping of its file (``CacheConfiguration/mapsIndex``).
     /// - Parameter warnsWhenUnusable: whether an index that cannot be used is said as a warning
     ///   (``CacheConfiguration/warnsWhenUnusable``).
-    func makeCache(mostlyReads: Bool = false, warnsWhenUnusable: Bool = true, now: @escaping @Sendable () -> Date = { Date() }) throws -> PhotoCache {
+    /// - Parameter usesLimits: false for a command the size cap, the TTL and the recent searches
+    ///   do not concern (`cache clear`): a bad one is warned of and the defaults taken.
+    func makeCache(
+        mostlyReads: Bool = false, warnsWhenUnusable: Bool = true, usesLimits: Bool = true, now: @escaping @Sendable () -> Date = { Date() }
+    ) throws -> PhotoCache {
         let settings: (maxSizeBytes: Int64, listingTTL: TimeInterval, recentSearches: Int)
         do {
             settings = try CacheConfiguration.settings(config: config.values, environment: environment)
         } catch let error as CacheConfiguration.SettingError {
-            throw PhotosError.usage(error.message { TerminalText.quoted($0, width: 40) })
+            let message = error.message { TerminalText.quoted($0, width: 40) }
+            guard !usesLimits else { throw PhotosError.usage(message) }
+            Diagnostics.warning(message + " (this command does not use it; the others refuse to run until it is mended)")
+            settings = try CacheConfiguration.settings(config: [:], environment: [:])
         }
         // A relative folder is one cache per working folder: said, as few mean that.
         if let dir = self.settings["PHOTOS_CACHE_DIR"], !HomePath.expand(dir, environment: environment).hasPrefix("/") {

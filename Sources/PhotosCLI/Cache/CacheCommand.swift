@@ -121,7 +121,7 @@ extension PhotosCommand {
             func run() async throws {
                 let provider = provider?.lowercased()
                 let format = format
-                try await CommandRuntime.run(command: "cache clear", network: false, aboutTheCache: true) { context in
+                try await CommandRuntime.run(command: "cache clear", network: false, aboutTheCache: true, usesCacheLimits: false) { context in
                     let names = context.environment.registry.names
                     // As --provider takes them elsewhere: a comma list, or all.
                     let chosen = provider.map { text in

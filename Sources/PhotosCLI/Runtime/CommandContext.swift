@@ -62,13 +62,13 @@ extension CommandRuntime {
     /// the main thread (``MainThreadExecutor``).
     static func run(
         command: String, network: Bool, fetchesFirst: Bool = false, aboutTheCache: Bool = false, sideBySide: Bool = false,
-        _ work: @escaping @Sendable (CommandContext) async throws -> Void
+        usesCacheLimits: Bool = true, _ work: @escaping @Sendable (CommandContext) async throws -> Void
     ) async throws {
         try await run(sideBySide: sideBySide) { (environment: AppEnvironment) in
             // A download setting: refused only by commands that may download (a `cache clear`
             // never does, and runs whatever PHOTOS_MAX_IMAGE_MB says).
             let maxImageBytes = network ? try environment.maxImageBytes() : ImageFetcher.defaultMaxImageBytes
-            let cache = try environment.makeCache(mostlyReads: !network, warnsWhenUnusable: !aboutTheCache)
+            let cache = try environment.makeCache(mostlyReads: !network, warnsWhenUnusable: !aboutTheCache, usesLimits: usesCacheLimits)
             if network, fetchesFirst || access(cache.indexPath, F_OK) != 0 {
                 CurlTransport.loadInBackground()
             }
