@@ -442,7 +442,11 @@ final class CacheIndex: Sendable {
     /// Copies the index and its WAL into a new folder of the temporary folder (only the user
     /// may read it: it holds their searches) and opens the copy, where SQLite reads the WAL.
     private func openCopy() throws -> DatabaseQueue {
-        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("photos-index-XXXXXX").utf8CString)
+        Self.removeCopiesOfEndedProcesses()
+        // The process's id in the name: a copy whose process was killed (SIGKILL: no chance to
+        // remove it) is recognised and removed by the next process that makes one.
+        let name = "\(Self.copyPrefix)\(getpid())-XXXXXX"
+        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent(name).utf8CString)
         guard let made = mkdtemp(&template) else {
             throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "could not make a folder to read the index from: \(String(cString: strerror(errno)))")
         }
@@ -458,6 +462,26 @@ final class CacheIndex: Sendable {
         } catch {
             removeCopy()
             throw error
+        }
+    }
+
+    /// The start of the name of a copy's folder in the temporary folder; the process id follows.
+    static let copyPrefix = "photos-index-"
+
+    /// Removes the copies of the index left in the temporary folder by processes of this user
+    /// that have ended (killed before they could remove theirs).
+    static func removeCopiesOfEndedProcesses() {
+        let temporary = NSTemporaryDirectory()
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: temporary) else { return }
+        for name in names where name.hasPrefix(copyPrefix) {
+            // photos-index-PID-XXXXXX, of this user, whose process is gone.
+            let parts = name.dropFirst(copyPrefix.count).split(separator: "-")
+            guard parts.count == 2, parts[1].count == 6, let pid = Int32(parts[0]), pid > 0, pid != getpid() else { continue }
+            let path = (temporary as NSString).appendingPathComponent(name)
+            var info = stat()
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == geteuid() else { continue }
+            guard kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(atPath: path)
         }
     }
 
