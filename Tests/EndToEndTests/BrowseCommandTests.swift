@@ -632,6 +632,34 @@ import Testing
         }
     }
 
+    /// A provider that fails while the others answer: browsing goes on with the others to their
+    /// end ("end of results", the dead host asked no more), and the failure is said again once
+    /// the screen is back, as `list` says it (it was shown only in the status line, and the
+    /// dead host was asked for every next page, so the results never ended).
+    @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
+    func aProviderThatFailsIsSaidAfterAndEndsItsPart() async throws {
+        try await withServer { _, photos in
+            let browse = try Self.start(
+                photos, ["--provider", "flickr,nasa", "--query", "dogs", "--graphics", "none"], width: 160,
+                environment: ["PHOTOS_NASA_API": "https://127.0.0.1:1/nasa"])
+            defer { browse.pane.kill() }
+            _ = try await browse.pane.waitForScreen("the first page") { Self.statusLine($0).contains("1/") }
+            // To the last photo, a screen at a time, until the results end.
+            var last = ""
+            for _ in 0..<20 {
+                try browse.pane.send("G")
+                last = Self.statusLine(try await browse.pane.waitForScreen("a move") { !Self.statusLine($0).isEmpty })
+                if last.contains("end of results") { break }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            #expect(last.contains("end of results"), "\(last)")
+            try browse.pane.send("q")
+            #expect(try await browse.waitForExit() == 0)
+            let said = try String(contentsOf: browse.stderr, encoding: .utf8)
+            #expect(said.contains("photos: warning: nasa failed, browsing the others: "), "\(said)")
+        }
+    }
+
     /// A save folder that cannot be made names itself and the setting; a viewer that fails says
     /// so, rather than "opened".
     @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))

@@ -68,6 +68,10 @@ final class BrowseSession: @unchecked Sendable {
     private let totals = Mutex<[Int: [String: Int?]]>([:])
     /// Each provider's records that could not be read in a search (generation), across its pages.
     private let skipped = Mutex<[Int: [String: Int]]>([:])
+    /// What a search (generation) said in the status line that is worth saying again once the
+    /// terminal is given back: a provider that failed while others answered, a page served from
+    /// the cache because the network failed.
+    private let pageNotes = Mutex<[Int: [String]]>([:])
     private let timings: String?
     /// What could not be opened or saved: said in the status line, which the next key clears
     /// (and cuts at its edge), and again, whole, once the terminal is given back.
@@ -209,6 +213,11 @@ final class BrowseSession: @unchecked Sendable {
         // Records the last search left out, said again as `list` says them.
         for (name, count) in skipped.withLock({ $0[model.generation, default: [:]] }).sorted(by: { $0.key < $1.key }) {
             Diagnostics.warning(Self.skippedWarning(name, count))
+        }
+        // And what the status line said of its providers and the network, each once.
+        var noted = Set<String>()
+        for note in pageNotes.withLock({ $0[model.generation, default: []] }) where noted.insert(note).inserted {
+            Diagnostics.warning(note)
         }
         environment.tileCache.prune()
         writeTimings()
@@ -454,6 +463,7 @@ final class BrowseSession: @unchecked Sendable {
         guard !Task.isCancelled else { return }
         var lists: [[Photo]] = []
         var failures: [String] = []
+        var failed: [(name: String, error: any Error)] = []
         var hasMore = false
         var source: BrowseModel.Source = .network
         for outcome in outcomes {
@@ -466,7 +476,18 @@ final class BrowseSession: @unchecked Sendable {
                 source = Self.worse(source, Self.source(of: listing))
             case .failure(let error):
                 failures.append((asked.count > 1 ? "\(outcome.name): " : "") + Diagnostics.describe(error))
+                failed.append((outcome.name, error))
             }
+        }
+        if !lists.isEmpty {
+            // A provider that failed while others answered is asked no more in this search (r
+            // asks again): the others' end is then the end of results, as `list` lists the others.
+            ended.withLock { ended in for (name, _) in failed { ended[generation, default: []].insert(name) } }
+            var notes = failed.map { "\($0.name) failed, browsing the others: \(Diagnostics.describe($0.error))" }
+            if case .stale(let age, let reason) = source {
+                notes.append("the network failed (\(reason)), so the cache's copy from \(AgeText.format(age)) ago was shown")
+            }
+            if !notes.isEmpty { pageNotes.withLock { $0[generation, default: []] += notes } }
         }
         // Known only when every provider browsed has said its own.
         let known = totals.withLock { $0[generation, default: [:]] }
@@ -488,7 +509,7 @@ final class BrowseSession: @unchecked Sendable {
             return
         }
         queue.post(.model(.pageLoaded(BrowseModel.Page(
-            generation: generation, number: page, photos: Listing.interleave(lists), hasMore: hasMore || !failures.isEmpty,
+            generation: generation, number: page, photos: Listing.interleave(lists), hasMore: hasMore,
             total: total, source: source, warnings: failures + dataWarnings))))
     }
 
