@@ -35,6 +35,23 @@ import Testing
         #expect(!table.stdout.contains("~/"), "\(table.stdout)")
     }
 
+    /// A setting nothing sets says in the table what photos does then, not only "not set"
+    /// (`[save] dir` and `[defaults] opener` read "not set" with "default" beside them); the
+    /// JSON keeps null.
+    @Test func anUnsetSettingSaysWhatPhotosDoesThen() async throws {
+        let photos = try PhotosBinary(server: nil)
+        defer { photos.remove() }
+        let environment: [String: String?] = ["PHOTOS_CONFIG": "/dev/null", "PHOTOS_SAVE_DIR": nil, "PHOTOS_OPENER": nil, "PHOTOS_CA_BUNDLE": nil]
+        let table = try await photos.run(["config", "show"], environment: environment)
+        #expect(table.status == 0, "\(table.stderr)")
+        let lines = table.stdout.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("[save] dir") && $0.contains("not set (the current folder)") }, "\(table.stdout)")
+        #expect(lines.contains { $0.hasPrefix("[defaults] opener") && $0.contains("not set (xdg-open / open)") }, "\(table.stdout)")
+        #expect(lines.contains { $0.hasPrefix("[tls] ca_bundle") && $0.contains("not set ") && !$0.contains("not set (") }, "no default to name: \(table.stdout)")
+        let json = try await photos.run(["config", "show", "--format", "json"], environment: environment)
+        #expect(try setting("save.dir", in: json)["value"] is NSNull, "\(json.stdout)")
+    }
+
     @Test func reportsEachSettingsSourceEnvironmentFileOrDefault() async throws {
         let photos = try PhotosBinary(server: nil)
         defer { photos.remove() }

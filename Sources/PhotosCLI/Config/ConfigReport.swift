@@ -115,9 +115,20 @@ struct ConfigReport: Encodable {
     /// every character shown, so that what is read is what photos uses.
     static func shown(_ entry: Entry) -> String {
         if entry.setting.isSecret { return entry.value == nil ? "not set" : "set (hidden)" }
-        guard let value = entry.value else { return "not set" }
+        // What photos does then, as the setting's summary says it: "not set (xdg-open / open)".
+        guard let value = entry.value else { return whenUnset(entry.setting.summary).map { "not set (\($0))" } ?? "not set" }
         let plain = TerminalText.sanitize(value)
         return plain == value ? plain : TerminalText.quoted(value, width: .max)
+    }
+
+    /// The default a summary names, "(default X)" or "(default: X)": X.
+    static func whenUnset(_ summary: String) -> String? {
+        guard let start = summary.range(of: "(default") else { return nil }
+        var rest = summary[start.upperBound...]
+        if rest.hasPrefix(":") { rest = rest.dropFirst() }
+        rest = rest.drop { $0 == " " }
+        guard let end = rest.firstIndex(of: ")"), end > rest.startIndex else { return nil }
+        return String(rest[..<end])
     }
 
     /// A row of the table: every cell sanitised but the value, which ``shown(_:)`` made
