@@ -660,6 +660,20 @@ import Testing
         }
     }
 
+    /// `--provider all` is named as that in the status line, which five names took 41 columns of.
+    @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
+    func everyProviderIsNamedAllInTheStatusLine() async throws {
+        try await withServer { _, photos in
+            let browse = try Self.start(photos, ["--provider", "all", "--query", "dogs", "--graphics", "none"], width: 120)
+            defer { browse.pane.kill() }
+            let screen = try await browse.pane.waitForScreen("the first page") { Self.statusLine($0).contains("1/") }
+            let status = Self.statusLine(screen)
+            #expect(status.hasPrefix(" all “dogs”") && !status.contains("flickr,"), "\(status)")
+            try browse.pane.send("q")
+            #expect(try await browse.waitForExit() == 0)
+        }
+    }
+
     /// A save folder that cannot be made names itself and the setting; a viewer that fails says
     /// so, rather than "opened".
     @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))

@@ -59,6 +59,8 @@ final class BrowseSession: @unchecked Sendable {
 
     // Set up before the interface starts, read-only after.
     private var names: [String] = []
+    /// The providers as the status line names them.
+    private var shownProviders: [String] = []
     private var providers: [String: any PhotoProvider] = [:]
     private var graphics: TerminalGraphics
     private var jobs: AsyncStream<Job>.Continuation?
@@ -115,6 +117,8 @@ final class BrowseSession: @unchecked Sendable {
 
     func run() async throws {
         names = try ProviderSelection(environment: environment).resolve(options.providers)
+        // `--provider all` is said as that in the status line: five names took 41 columns of it.
+        shownProviders = options.providers?.trimmingCharacters(in: .whitespaces).lowercased() == "all" && names.count > 1 ? ["all"] : names
         for name in names {
             guard let provider = environment.registry.make(name, context: context.providers) else {
                 throw PhotosError.usage("unknown provider \(name)")
@@ -368,7 +372,7 @@ final class BrowseSession: @unchecked Sendable {
         store.want(wantedPictures(content))
         let scene = BrowseScene(
             model: model, geometry: geometry,
-            status: BrowseStatus.line(model, providers: names, message: message, width: geometry.width), detail: content)
+            status: BrowseStatus.line(model, providers: shownProviders, message: message, width: geometry.width), detail: content)
         let output = painter.frame(scene) { key in
             if let tile = store.picture(key) { return .ready(tile) }
             return store.hasFailed(key) ? .failed : .pending
