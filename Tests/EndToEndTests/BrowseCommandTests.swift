@@ -660,6 +660,22 @@ import Testing
         }
     }
 
+    /// Enter over a slow network says the detail is being asked for, until it arrives (the
+    /// status line showed nothing for the seconds it took).
+    @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
+    func aDetailOnItsWaySaysSo() async throws {
+        try await withServer(FixtureServerConfiguration(latencyMilliseconds: 1_000)) { _, photos in
+            let browse = try Self.start(photos, ["--provider", "flickr", "--query", "dogs", "--graphics", "none"], width: 120)
+            defer { browse.pane.kill() }
+            _ = try await browse.pane.waitForScreen("the first page") { Self.statusLine($0).contains("1/") }
+            try browse.pane.send("Enter")
+            _ = try await browse.pane.waitForScreen("the detail asked for") { Self.statusLine($0).contains("loading details…") }
+            _ = try await browse.pane.waitForScreen("the detail arrived") { !Self.statusLine($0).contains("loading details…") }
+            try browse.pane.send("q")
+            #expect(try await browse.waitForExit() == 0)
+        }
+    }
+
     /// `--provider all` is named as that in the status line, which five names took 41 columns of.
     @Test(.enabled(if: TmuxPane.isAvailable, "needs tmux"))
     func everyProviderIsNamedAllInTheStatusLine() async throws {

@@ -338,6 +338,8 @@ final class BrowseSession: @unchecked Sendable {
                 detailToken += 1
                 let token = detailToken
                 detail = DetailState(token: token, photo: photo, note: graphics.mode == .none ? "" : "loading…")
+                // Said until the provider's detail arrives (a slow network showed nothing).
+                message = Self.loadingDetails
                 spawn { [self] in await loadDetail(photo, token: token) }
             case .open(let photo):
                 message = "opening \(TerminalText.fit(photo.title, width: 40))…"
@@ -353,12 +355,19 @@ final class BrowseSession: @unchecked Sendable {
         }
     }
 
+    /// The status line's message while a photo's detail is asked for.
+    static let loadingDetails = "loading details…"
+
     private func apply(_ update: DetailUpdate, token: Int) {
         guard var state = detail, state.token == token else { return }
         switch update {
         case .info(let info, let note):
             state.detail = info
-            if let note { message = note }
+            if let note {
+                message = note
+            } else if message == Self.loadingDetails {
+                message = nil
+            }
         case .picture(let file):
             state.file = file
         case .noPicture(let reason):
